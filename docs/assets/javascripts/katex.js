@@ -1,0 +1,19 @@
+// Render the formulas that pymdownx.arithmatex marked (generic mode), and the $…$
+// of notebook cells on example pages, with the KaTeX bundled from node_modules.
+document.addEventListener("DOMContentLoaded", function () {
+  for (const element of document.querySelectorAll(".arithmatex")) {
+    const text = element.textContent;
+    const display = text.startsWith("\\[");
+    katex.render(text.slice(2, -2), element, { displayMode: display, throwOnError: false });
+  }
+  for (const notebook of document.querySelectorAll(".jupyter-wrapper")) {
+    renderMathInElement(notebook, {
+      delimiters: [
+        { left: "$$", right: "$$", display: true },
+        { left: "$", right: "$", display: false },
+      ],
+      ignoredClasses: ["highlight-ipynb", "jp-OutputArea"],
+      throwOnError: false,
+    });
+  }
+});

@@ -1,0 +1,1 @@
+"""Build-time machinery: run the examples (cached), and feed their output to MkDocs."""

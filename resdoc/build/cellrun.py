@@ -1,0 +1,132 @@
+"""Execute an example script cell by cell, as a notebook would, and save the notebook.
+
+Run by the build in a fresh process: ``python -m resdoc.build.cellrun SCRIPT OUTDIR``.
+Each cell is compiled under the script's own file name and line numbers, so a traceback
+points at ``examples/<name>.py:<line>``. Writes to OUTDIR:
+
+- ``notebook.ipynb``: the cells with their printed output and published figures;
+- ``modules.json``: the ``resdoc`` source files the example imported (the cache's inputs).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import sys
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+import nbformat
+
+from resdoc import publish
+from resdoc.build.script import read_cells
+
+FIGURE_MIME = "application/vnd.resdoc.figure+json"
+
+
+def _display_outputs(value: object) -> dict:
+    for method, mime in (("_repr_html_", "text/html"), ("_repr_svg_", "image/svg+xml")):
+        if hasattr(value, method):
+            return {mime: getattr(value, method)()}
+    return {"text/plain": repr(value)}
+
+
+def _is_docstring(source: str) -> bool:
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return False
+    return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)
+
+
+def _execute(cell_source: str, first_line: int, filename: str, namespace: dict):
+    """Exec a cell; return the value of a trailing expression, like a notebook does."""
+    padded = "\n" * (first_line - 1) + cell_source  # keep the script's line numbers
+    tree = ast.parse(padded, filename)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, filename, "exec"), namespace)
+    if last is not None:
+        return eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
+    return None
+
+
+def run(script: Path, outdir: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    # A label drawn as tofu boxes is a broken figure: fail instead of publishing it.
+    warnings.filterwarnings("error", message=r"Glyph \d+ .* missing from font")
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["language_info"] = {"name": "python"}
+    namespace = {"__name__": "__main__", "__file__": str(script)}
+    count = 0
+    for cell in read_cells(script):
+        if cell.kind == "code" and _is_docstring(cell.source):
+            continue  # the script's title, for readers of the .py; pages take theirs from markdown
+        if cell.kind == "markdown":
+            notebook.cells.append(nbformat.v4.new_markdown_cell(cell.source, metadata=cell.metadata))
+            continue
+        count += 1
+        outputs = []
+        publish.display_hooks[:] = [
+            lambda record: outputs.append(
+                nbformat.v4.new_output("display_data", data={FIGURE_MIME: record})
+            )
+        ]
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stdout):
+            value = _execute(cell.source, cell.first_line, str(script), namespace)
+        if stdout.getvalue():
+            outputs.insert(0, nbformat.v4.new_output("stream", name="stdout", text=stdout.getvalue()))
+        if value is not None:
+            outputs.append(
+                nbformat.v4.new_output("execute_result", data=_display_outputs(value), execution_count=count)
+            )
+        plt.close("all")  # only published figures are shown
+        notebook.cells.append(
+            nbformat.v4.new_code_cell(cell.source, outputs=outputs, execution_count=count, metadata=cell.metadata)
+        )
+    nbformat.write(notebook, outdir / "notebook.ipynb")
+
+
+def imported_sources(package_dir: Path) -> list[str]:
+    files = set()
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if path and Path(path).resolve().is_relative_to(package_dir):
+            files.add(Path(path).resolve().relative_to(package_dir.parent).as_posix())
+    return sorted(files)
+
+
+def main() -> int:
+    script, outdir = Path(sys.argv[1]), Path(sys.argv[2])
+    started = time.perf_counter()
+    try:
+        run(script, outdir)
+    except BaseException as error:  # noqa: BLE001 - any failure must reach the build, traced
+        frames = traceback.extract_tb(error.__traceback__)
+        in_script = [f for f in frames if Path(f.filename) == script]
+        where = f"{script}:{in_script[-1].lineno}" if in_script else str(script)
+        shown = "".join(traceback.format_exception(error)).replace(
+            'File "<frozen runpy>"', "File <runpy>"
+        )
+        print(f"{where}: {type(error).__name__}: {error}\n\n{shown}", file=sys.stderr)
+        return 1
+    package_dir = Path(publish.__file__).resolve().parent
+    (outdir / "modules.json").write_text(
+        json.dumps(
+            {"sources": imported_sources(package_dir), "seconds": time.perf_counter() - started},
+            indent=1,
+        ),
+        "utf-8",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Run every ``examples/*.py`` at most once per change, in parallel, with a cache that is never stale.
+
+An example's cache key is the hash of
+
+- its script,
+- every ``resdoc`` source file it imported when it last ran (recorded by the cell runner),
+- the environment: Python's version and the versions of the project's pinned dependencies.
+
+Edit a function in ``resdoc`` and exactly the examples that imported its module run again.
+A failing example leaves no output behind, so nothing stale can be shown in its place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+MANIFEST = "manifest.json"
+RUN_LOG = "runs.log"  # one line per execution: what the tests and benchmarks count
+
+
+class ExampleError(PluginError):
+    """An example raised: the message names its file and line and carries the traceback."""
+
+
+@dataclass
+class Example:
+    script: Path  # relative to the project root
+    output: Path  # absolute cache folder holding notebook.ipynb, results.json, figures/
+
+    @property
+    def name(self) -> str:
+        return self.script.stem
+
+    def results(self) -> dict:
+        path = self.output / "results.json"
+        return json.loads(path.read_text("utf-8")) if path.exists() else {}
+
+    def figures(self) -> list[Path]:
+        return sorted((self.output / "figures").glob("*.svg"))
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def environment_key(root: Path) -> str:
+    """Python's version plus the installed version of every dependency pinned in pyproject.toml."""
+    project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
+    names = sorted(spec.split("==")[0].strip() for spec in project["dependencies"])
+    versions = []
+    for name in names:
+        try:
+            versions.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name}==missing")
+    return _sha("\n".join([sys.version, *versions]).encode())
+
+
+class ExampleRunner:
+    def __init__(self, root: Path, cache_dir: Path, workers: int = 2):
+        self.root = root
+        self.cache_dir = cache_dir
+        self.workers = workers
+        self.env_key = environment_key(root)
+
+    def discover(self) -> list[Example]:
+        scripts = sorted((self.root / "examples").glob("*.py"))
+        return [Example(s.relative_to(self.root), self.cache_dir / s.stem) for s in scripts]
+
+    def _inputs(self, example: Example, sources: list[str]) -> dict:
+        hashes = {}
+        for source in [example.script.as_posix(), *sources]:
+            path = self.root / source
+            hashes[source] = _sha(path.read_bytes()) if path.exists() else "missing"
+        return {"env": self.env_key, "files": hashes}
+
+    def is_fresh(self, example: Example) -> bool:
+        manifest = example.output / MANIFEST
+        if not manifest.exists():
+            return False
+        recorded = json.loads(manifest.read_text("utf-8"))
+        sources = [s for s in recorded["files"] if s != example.script.as_posix()]
+        return recorded == self._inputs(example, sources)
+
+    def _execute(self, example: Example) -> None:
+        scratch = example.output.with_name(example.output.name + ".running")
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(example.output, ignore_errors=True)  # never keep a stale result
+        scratch.mkdir(parents=True)
+        env = dict(os.environ)
+        env.update(
+            RESDOC_OUTPUT_DIR=str(scratch),
+            RESDOC_EXAMPLE=example.name,
+            OMP_NUM_THREADS="1",  # two examples share two cores
+            MKL_NUM_THREADS="1",
+            PYTHONPATH=os.pathsep.join([str(self.root), env.get("PYTHONPATH", "")]),
+            MPLBACKEND="Agg",
+            PYTHONHASHSEED="0",
+        )
+        started = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "resdoc.build.cellrun", example.script.as_posix(), str(scratch)],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - started
+        if proc.returncode != 0:
+            shutil.rmtree(scratch, ignore_errors=True)
+            detail = proc.stderr.strip() or proc.stdout.strip() or f"exit code {proc.returncode}"
+            raise ExampleError(f"Example failed: {detail}")
+        sources = json.loads((scratch / "modules.json").read_text("utf-8"))["sources"]
+        (scratch / MANIFEST).write_text(json.dumps(self._inputs(example, sources), indent=1), "utf-8")
+        scratch.rename(example.output)
+        with open(self.cache_dir / RUN_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{example.name}\t{seconds:.3f}\n")
+
+    def run_all(self) -> tuple[list[Example], list[Example]]:
+        """Bring every example up to date; return (all examples, those that were executed)."""
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        examples = self.discover()
+        stale = [e for e in examples if not self.is_fresh(e)]
+        errors = []
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            futures = [(e, pool.submit(self._execute, e)) for e in stale]
+            for _example, future in futures:
+                try:
+                    future.result()
+                except ExampleError as error:
+                    errors.append(str(error))
+        if errors:
+            raise ExampleError("\n\n".join(errors))
+        return examples, stale

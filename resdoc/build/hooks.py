@@ -1,0 +1,172 @@
+"""MkDocs hooks of the resdoc site (``hooks:`` in mkdocs.yml).
+
+- ``on_pre_build``: bring every example up to date (cached; see ``examples.py``).
+- ``on_files``: add what the build generates, for the language being built: KaTeX from
+  ``node_modules``, the examples' figures, and one rendered page per example. This runs
+  after mkdocs-static-i18n (priority -100), which would otherwise drop or mis-place them.
+- ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
+- ``on_page_content``: give example pages their download links; strip the CDN scripts
+  that mkdocs-jupyter adds (MathJax, mermaid): the site loads nothing from outside.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import posixpath
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+from resdoc.build.examples import Example, ExampleRunner
+from resdoc.build.notebooks import language_notebook, write_if_changed
+from resdoc.build.pages import check_snippets, fill_results
+
+log = logging.getLogger("mkdocs.resdoc")
+
+KATEX_FILES = ("katex.min.css", "katex.min.js", "contrib/auto-render.min.js")
+LANGUAGES = ("zh", "en")
+DOWNLOAD_LABELS = {
+    "zh": ("下载脚本", "下载 notebook", "本页由构建时运行 {script} 生成：代码、输出和图都来自那一次运行。"),
+    "en": (
+        "Download the script",
+        "Download the notebook",
+        "This page was produced by running {script} at build time: code, output and figures come from that run.",
+    ),
+}
+
+_state: dict = {}
+
+
+def _root(config) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def _language(config) -> str:
+    i18n = config.plugins.get("i18n")
+    return i18n.current_language if i18n is not None else config.theme.get("language", "en")
+
+
+def _prefix(config, lang: str) -> str:
+    i18n = config.plugins.get("i18n")
+    default = i18n.default_language if i18n is not None else lang
+    return "" if lang == default else f"{lang}/"
+
+
+def on_pre_build(config) -> None:
+    root = _root(config)
+    cache = Path(os.environ.get("RESDOC_CACHE_DIR") or root / ".cache" / "resdoc")
+    runner = ExampleRunner(root, cache / "examples")
+    examples, executed = runner.run_all()
+    for example in executed:
+        log.info("resdoc: ran example %s", example.script)
+    _state.update(root=root, examples=examples, results={e.name: e.results() for e in examples})
+
+
+class _GeneratedPage(File):
+    """A page rendered by mkdocs-jupyter from a notebook the build made."""
+
+    def is_documentation_page(self) -> bool:
+        return True
+
+
+class _Alternate:
+    def __init__(self, url: str):
+        self.url = url
+
+
+def _file(config, src_uri: str, dest_uri: str, abs_src_path: Path, cls=File) -> File:
+    file = cls(src_uri, None, config.site_dir, config.use_directory_urls, dest_uri=dest_uri)
+    file.abs_src_path = str(abs_src_path)
+    file.generated_by = "resdoc"
+    return file
+
+
+def _katex_files(config, root: Path) -> list[File]:
+    dist = root / "node_modules" / "katex" / "dist"
+    if not (dist / "katex.min.js").is_file():
+        raise PluginError(
+            f"KaTeX is missing ({dist}). It comes from the npm registry at set-up: run `nox -s docs`, "
+            "or `npm ci` in the project folder."
+        )
+    paths = [dist / name for name in KATEX_FILES] + sorted((dist / "fonts").glob("*.woff2"))
+    return [
+        _file(config, f"assets/katex/{p.relative_to(dist).as_posix()}", f"assets/katex/{p.relative_to(dist).as_posix()}", p)
+        for p in paths
+    ]
+
+
+def _example_files(config, example: Example, lang: str) -> list[File]:
+    prefix = _prefix(config, lang)
+    page_dir = f"examples/{example.name}/"
+    files = []
+    for svg in example.figures():
+        name, svg_lang = svg.name.removesuffix(".svg").rsplit(".", 1)
+        if svg_lang == lang:
+            src = f"figures/{example.name}/{name}.svg"
+            files.append(_file(config, src, prefix + src, svg))
+
+    def figure_src(example_name: str, name: str) -> str:
+        return posixpath.relpath(f"figures/{example_name}/{name}.svg", page_dir)
+
+    notebook = write_if_changed(
+        language_notebook(example.output / "notebook.ipynb", lang, figure_src),
+        example.output / f"page.{lang}.ipynb",
+    )
+    page = _file(config, f"examples/{example.name}.ipynb", f"{prefix}{page_dir}index.html", notebook, _GeneratedPage)
+    page.locale = page.locale_alternate_of = lang
+    page.alternates = {other: _Alternate(f"{_prefix(config, other)}{page_dir}") for other in LANGUAGES}
+    files.append(page)
+    root = _state["root"]
+    files.append(_file(config, f"{page_dir}{example.name}.py", f"{prefix}{page_dir}{example.name}.py", root / example.script))
+    files.append(_file(config, f"{page_dir}{example.name}.ipynb", f"{prefix}{page_dir}{example.name}.ipynb", notebook))
+    return files
+
+
+@event_priority(-200)  # after mkdocs-static-i18n (-100), which re-creates every file
+def on_files(files: Files, config) -> Files:
+    lang = _language(config)
+    generated = _katex_files(config, _state["root"])
+    for example in _state["examples"]:
+        generated += _example_files(config, example, lang)
+    for file in generated:
+        files.append(file)
+    return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    check_snippets(markdown, page.file.src_uri, _state["root"])
+    return fill_results(markdown, page.file.src_uri, _state["results"])
+
+
+_EXTERNAL_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.S)
+_MATHJAX_CONFIG = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if not isinstance(page.file, _GeneratedPage):
+        return html
+    html = _MATHJAX_CONFIG.sub("", _EXTERNAL_SCRIPT.sub("", html))
+    name = Path(page.file.src_uri).stem
+    script_label, notebook_label, produced = DOWNLOAD_LABELS[_language(config)]
+    bar = (
+        '<p class="resdoc-downloads">'
+        f'<a class="md-button" href="{name}.py" download>{script_label} ({name}.py)</a> '
+        f'<a class="md-button" href="{name}.ipynb" download>{notebook_label} ({name}.ipynb)</a>'
+        f"<br><small>{produced.format(script=f'<code>examples/{name}.py</code>')}</small></p>"
+    )
+    return bar + html
+
+
+# Material fetches "sitemap.xml" next to every <link rel="alternate"> in the page head to map
+# pages between languages. mkdocs-static-i18n points those links at the page itself, so each
+# page would request a non-existent <page>/sitemap.xml (a 404 per page and language). The
+# header's language switcher carries the same per-page links, so the head links can go.
+_HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+
+
+def on_post_page(output: str, page, config) -> str:
+    return _HEAD_ALTERNATE.sub("", output)

@@ -1,0 +1,44 @@
+"""Turn an executed example notebook into the notebook one language's page shows."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import nbformat
+
+from resdoc.build.cellrun import FIGURE_MIME
+
+
+def figure_html(record: dict, lang: str, src: str) -> str:
+    alt = html.escape(record["alt"][lang], quote=True)
+    return f'<img class="resdoc-figure" src="{html.escape(src, quote=True)}" alt="{alt}">'
+
+
+def language_notebook(executed: Path, lang: str, figure_src) -> nbformat.NotebookNode:
+    """Keep the cells of ``lang`` (and the untagged ones); show figures in that language.
+
+    ``figure_src(example, name)`` gives the URL of a published figure, relative to the page.
+    """
+    notebook = nbformat.read(executed, as_version=4)
+    cells = []
+    for cell in notebook.cells:
+        if cell.metadata.get("lang", lang) != lang:
+            continue
+        for output in cell.get("outputs", []):
+            record = output.get("data", {}).pop(FIGURE_MIME, None)
+            if record is not None:
+                src = figure_src(record["example"], record["name"])
+                output["data"]["text/html"] = figure_html(record, lang, src)
+        cells.append(cell)
+    notebook.cells = cells
+    notebook.metadata["language"] = lang
+    return notebook
+
+
+def write_if_changed(notebook: nbformat.NotebookNode, path: Path) -> Path:
+    """Write ``notebook`` unless the file already holds it: unchanged bytes keep caches warm."""
+    text = nbformat.writes(notebook) + "\n"
+    if not path.exists() or path.read_text("utf-8") != text:
+        path.write_text(text, "utf-8")
+    return path

@@ -1,0 +1,60 @@
+"""Figures of the Python demo chapter (00-python-demo). Every label comes from ``tr(zh, en)``."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from resdoc.demo import per_layer_gain
+from resdoc.gradients import LayerProfile
+from resdoc.style import GREY, PLAIN, RESIDUAL, Translator
+
+
+def _label(tr: Translator, kind: str) -> str:
+    return tr("无残差（plain）", "plain") if kind == "plain" else tr("有残差（residual）", "residual")
+
+
+def layer_norms_figure(profiles: dict[str, LayerProfile], tr: Translator) -> plt.Figure:
+    """Left: $\\lVert \\partial L/\\partial x_l \\rVert$; right: $\\lVert \\partial L/\\partial W_l \\rVert$; log scale."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    for kind, profile in profiles.items():
+        colour = PLAIN if kind == "plain" else RESIDUAL
+        depth = len(profile.weight_grads)
+        layers = np.arange(depth + 1)
+        left.semilogy(layers, profile.activation_grads, "o-", ms=3, color=colour, label=_label(tr, kind))
+        # what the variance argument predicts, anchored at the output
+        gain = per_layer_gain(kind == "residual")
+        guide = profile.activation_grads[-1] * gain ** (depth - layers)
+        left.semilogy(layers, guide, "--", color=GREY, lw=1)
+        right.semilogy(np.arange(depth), profile.weight_grads, "o-", ms=3, color=colour, label=_label(tr, kind))
+    left.plot([], [], "--", color=GREY, lw=1, label=tr("方差推算的斜率", "slope from the variance argument"))
+    left.set(
+        xlabel=tr("层 l（0 = 输入）", "layer l (0 = input)"),
+        ylabel=r"$\|\partial L/\partial x_l\|$",
+        title=tr("激活梯度", "activation gradients"),
+    )
+    right.set(
+        xlabel=tr("块 l", "block l"),
+        ylabel=r"$\|\partial L/\partial W_l\|$",
+        title=tr("权重梯度", "weight gradients"),
+    )
+    left.legend(loc="best")
+    return fig
+
+
+def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translator) -> plt.Figure:
+    """The seed's single number against depth: median and range over seeds, log scale."""
+    fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
+    seeds = len(norms["plain"][0])
+    for kind, rows in norms.items():
+        colour = PLAIN if kind == "plain" else RESIDUAL
+        values = np.array(rows)
+        ax.fill_between(depths, values.min(axis=1), values.max(axis=1), color=colour, alpha=0.18, lw=0)
+        ax.semilogy(depths, np.median(values, axis=1), "o-", ms=3, color=colour, label=_label(tr, kind))
+    ax.set(
+        xlabel=tr("深度（块数）", "depth (blocks)"),
+        ylabel=tr("总梯度范数", "total gradient norm"),
+        title=tr(f"中位数与范围（{seeds} 个随机种子）", f"median and range over {seeds} seeds"),
+    )
+    ax.legend(loc="best")
+    return fig
