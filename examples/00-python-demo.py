@@ -20,7 +20,13 @@ Run it by hand with ``python examples/00-python-demo.py``; the docs build runs i
 
 # %%
 from resdoc import publish
-from resdoc.demo import measured_gains, per_layer_gain, seed_demo, total_norm_by_depth, depth_profiles
+from resdoc.demo import (
+    depth_profiles,
+    measured_gains,
+    per_layer_gain,
+    seed_demo,
+    total_norm_by_depth,
+)
 from resdoc.demo_plots import layer_norms_figure, total_norm_figure
 
 rows = seed_demo(depths=(10, 20))

@@ -46,6 +46,8 @@ def seed_demo(depths=(10, 20), dim=DIM, seed=42) -> list[DemoRow]:
             x, target = torch.randn(BATCH, dim), torch.randn(BATCH, dim)  # fresh per net
             rows.append(DemoRow(depth, net.blocks[0].residual, total_grad_norm(net, x, target)))
     return rows
+
+
 # --8<-- [end:seed-demo]
 
 
@@ -85,7 +87,9 @@ def measured_gains(depth: int = 20, seeds=range(20)) -> dict[str, dict[str, floa
             rate["forward"].append((acts[-1] / acts[0]) ** (1 / depth))
             rate["backward"].append((grads[0] / grads[-1]) ** (1 / depth))
     return {
-        kind: {direction: float(torch.tensor(values).median()) for direction, values in rate.items()}
+        kind: {
+            direction: float(torch.tensor(values).median()) for direction, values in rate.items()
+        }
         for kind, rate in rates.items()
     }
 

@@ -11,7 +11,9 @@ from resdoc.style import GREY, PLAIN, RESIDUAL, Translator
 
 
 def _label(tr: Translator, kind: str) -> str:
-    return tr("无残差（plain）", "plain") if kind == "plain" else tr("有残差（residual）", "residual")
+    return (
+        tr("无残差（plain）", "plain") if kind == "plain" else tr("有残差（residual）", "residual")
+    )
 
 
 def layer_norms_figure(profiles: dict[str, LayerProfile], tr: Translator) -> plt.Figure:
@@ -21,13 +23,24 @@ def layer_norms_figure(profiles: dict[str, LayerProfile], tr: Translator) -> plt
         colour = PLAIN if kind == "plain" else RESIDUAL
         depth = len(profile.weight_grads)
         layers = np.arange(depth + 1)
-        left.semilogy(layers, profile.activation_grads, "o-", ms=3, color=colour, label=_label(tr, kind))
+        left.semilogy(
+            layers, profile.activation_grads, "o-", ms=3, color=colour, label=_label(tr, kind)
+        )
         # what the variance argument predicts, anchored at the output
         gain = per_layer_gain(kind == "residual")
         guide = profile.activation_grads[-1] * gain ** (depth - layers)
         left.semilogy(layers, guide, "--", color=GREY, lw=1)
-        right.semilogy(np.arange(depth), profile.weight_grads, "o-", ms=3, color=colour, label=_label(tr, kind))
-    left.plot([], [], "--", color=GREY, lw=1, label=tr("方差推算的斜率", "slope from the variance argument"))
+        right.semilogy(
+            np.arange(depth), profile.weight_grads, "o-", ms=3, color=colour, label=_label(tr, kind)
+        )
+    left.plot(
+        [],
+        [],
+        "--",
+        color=GREY,
+        lw=1,
+        label=tr("方差推算的斜率", "slope from the variance argument"),
+    )
     left.set(
         xlabel=tr("层 l（0 = 输入）", "layer l (0 = input)"),
         ylabel=r"$\|\partial L/\partial x_l\|$",
@@ -49,8 +62,12 @@ def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translato
     for kind, rows in norms.items():
         colour = PLAIN if kind == "plain" else RESIDUAL
         values = np.array(rows)
-        ax.fill_between(depths, values.min(axis=1), values.max(axis=1), color=colour, alpha=0.18, lw=0)
-        ax.semilogy(depths, np.median(values, axis=1), "o-", ms=3, color=colour, label=_label(tr, kind))
+        ax.fill_between(
+            depths, values.min(axis=1), values.max(axis=1), color=colour, alpha=0.18, lw=0
+        )
+        ax.semilogy(
+            depths, np.median(values, axis=1), "o-", ms=3, color=colour, label=_label(tr, kind)
+        )
     ax.set(
         xlabel=tr("深度（块数）", "depth (blocks)"),
         ylabel=tr("总梯度范数", "total gradient norm"),

@@ -18,6 +18,8 @@ def total_grad_norm(model: nn.Module, x: torch.Tensor, target: torch.Tensor) -> 
     loss.backward()
     squares = sum(p.grad.norm().item() ** 2 for p in model.parameters() if p.grad is not None)
     return math.sqrt(squares)
+
+
 # --8<-- [end:total-grad-norm]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+
 # --8<-- [start:linear-block]
 class LinearBlock(nn.Module):
     """One block of the seed's demo: $y = x + Wx$ with the shortcut, $y = Wx$ without.
@@ -29,6 +30,8 @@ class LinearBlock(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         branch = self.linear(x)  # F(x) = Wx
         return x + branch if self.residual else branch
+
+
 # --8<-- [end:linear-block]
 
 
@@ -44,4 +47,6 @@ class LinearStack(nn.Module):
         for block in self.blocks:
             x = block(x)
         return x
+
+
 # --8<-- [end:linear-stack]

@@ -38,7 +38,9 @@ def output_dir() -> Path:
 
 def _check_name(kind: str, name: str) -> None:
     if not _NAME.match(name):
-        raise ValueError(f"{kind} name {name!r} must be lower-case letters, digits, '_', '-' or '.'")
+        raise ValueError(
+            f"{kind} name {name!r} must be lower-case letters, digits, '_', '-' or '.'"
+        )
 
 
 def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]) -> None:
@@ -52,7 +54,11 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
     folder.mkdir(exist_ok=True)
     for lang in LANGUAGES:
         (folder / f"{name}.{lang}.svg").write_bytes(render_svg(draw, lang))
-    record = {"example": example_name(), "name": name, "alt": dict(zip(LANGUAGES, alt, strict=True))}
+    record = {
+        "example": example_name(),
+        "name": name,
+        "alt": dict(zip(LANGUAGES, alt, strict=True)),
+    }
     for hook in display_hooks:
         hook(record)
 

@@ -21,7 +21,12 @@ RESIDUAL = "#0072B2"  # blue: the stack with shortcuts
 ACCENT = "#009E73"  # green: a third curve
 GREY = "#6B6B6B"  # predictions, guides
 
-_SYSTEM_CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "WenQuanYi Micro Hei", "Source Han Sans SC")
+_SYSTEM_CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "WenQuanYi Micro Hei",
+    "Source Han Sans SC",
+)
 
 FONT_HELP = (
     "No font with Chinese glyphs was found for the figures. The project's set-up installs one "

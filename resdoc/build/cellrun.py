@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import json
 import sys
@@ -28,6 +29,10 @@ from resdoc.build.script import read_cells
 FIGURE_MIME = "application/vnd.resdoc.figure+json"
 
 
+def _show_figure(outputs: list, record: dict) -> None:
+    outputs.append(nbformat.v4.new_output("display_data", data={FIGURE_MIME: record}))
+
+
 def _display_outputs(value: object) -> dict:
     for method, mime in (("_repr_html_", "text/html"), ("_repr_svg_", "image/svg+xml")):
         if hasattr(value, method):
@@ -40,7 +45,12 @@ def _is_docstring(source: str) -> bool:
         body = ast.parse(source).body
     except SyntaxError:
         return False
-    return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    )
 
 
 def _execute(cell_source: str, first_line: int, filename: str, namespace: dict):
@@ -61,7 +71,11 @@ def run(script: Path, outdir: Path) -> None:
     warnings.filterwarnings("error", message=r"Glyph \d+ .* missing from font")
 
     notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     notebook.metadata["language_info"] = {"name": "python"}
     namespace = {"__name__": "__main__", "__file__": str(script)}
     count = 0
@@ -69,27 +83,31 @@ def run(script: Path, outdir: Path) -> None:
         if cell.kind == "code" and _is_docstring(cell.source):
             continue  # the script's title, for readers of the .py; pages take theirs from markdown
         if cell.kind == "markdown":
-            notebook.cells.append(nbformat.v4.new_markdown_cell(cell.source, metadata=cell.metadata))
+            notebook.cells.append(
+                nbformat.v4.new_markdown_cell(cell.source, metadata=cell.metadata)
+            )
             continue
         count += 1
         outputs = []
-        publish.display_hooks[:] = [
-            lambda record: outputs.append(
-                nbformat.v4.new_output("display_data", data={FIGURE_MIME: record})
-            )
-        ]
+        publish.display_hooks[:] = [functools.partial(_show_figure, outputs)]
         stdout = io.StringIO()
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stdout):
             value = _execute(cell.source, cell.first_line, str(script), namespace)
         if stdout.getvalue():
-            outputs.insert(0, nbformat.v4.new_output("stream", name="stdout", text=stdout.getvalue()))
+            outputs.insert(
+                0, nbformat.v4.new_output("stream", name="stdout", text=stdout.getvalue())
+            )
         if value is not None:
             outputs.append(
-                nbformat.v4.new_output("execute_result", data=_display_outputs(value), execution_count=count)
+                nbformat.v4.new_output(
+                    "execute_result", data=_display_outputs(value), execution_count=count
+                )
             )
         plt.close("all")  # only published figures are shown
         notebook.cells.append(
-            nbformat.v4.new_code_cell(cell.source, outputs=outputs, execution_count=count, metadata=cell.metadata)
+            nbformat.v4.new_code_cell(
+                cell.source, outputs=outputs, execution_count=count, metadata=cell.metadata
+            )
         )
     nbformat.write(notebook, outdir / "notebook.ipynb")
 

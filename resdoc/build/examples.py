@@ -124,7 +124,9 @@ class ExampleRunner:
             detail = proc.stderr.strip() or proc.stdout.strip() or f"exit code {proc.returncode}"
             raise ExampleError(f"Example failed: {detail}")
         sources = json.loads((scratch / "modules.json").read_text("utf-8"))["sources"]
-        (scratch / MANIFEST).write_text(json.dumps(self._inputs(example, sources), indent=1), "utf-8")
+        (scratch / MANIFEST).write_text(
+            json.dumps(self._inputs(example, sources), indent=1), "utf-8"
+        )
         scratch.rename(example.output)
         with open(self.cache_dir / RUN_LOG, "a", encoding="utf-8") as log:
             log.write(f"{example.name}\t{seconds:.3f}\n")

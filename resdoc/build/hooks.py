@@ -30,7 +30,11 @@ log = logging.getLogger("mkdocs.resdoc")
 KATEX_FILES = ("katex.min.css", "katex.min.js", "contrib/auto-render.min.js")
 LANGUAGES = ("zh", "en")
 DOWNLOAD_LABELS = {
-    "zh": ("下载脚本", "下载 notebook", "本页由构建时运行 {script} 生成：代码、输出和图都来自那一次运行。"),
+    "zh": (
+        "下载脚本",
+        "下载 notebook",
+        "本页由构建时运行 {script} 生成：代码、输出和图都来自那一次运行。",
+    ),
     "en": (
         "Download the script",
         "Download the notebook",
@@ -94,7 +98,12 @@ def _katex_files(config, root: Path) -> list[File]:
         )
     paths = [dist / name for name in KATEX_FILES] + sorted((dist / "fonts").glob("*.woff2"))
     return [
-        _file(config, f"assets/katex/{p.relative_to(dist).as_posix()}", f"assets/katex/{p.relative_to(dist).as_posix()}", p)
+        _file(
+            config,
+            f"assets/katex/{p.relative_to(dist).as_posix()}",
+            f"assets/katex/{p.relative_to(dist).as_posix()}",
+            p,
+        )
         for p in paths
     ]
 
@@ -116,13 +125,35 @@ def _example_files(config, example: Example, lang: str) -> list[File]:
         language_notebook(example.output / "notebook.ipynb", lang, figure_src),
         example.output / f"page.{lang}.ipynb",
     )
-    page = _file(config, f"examples/{example.name}.ipynb", f"{prefix}{page_dir}index.html", notebook, _GeneratedPage)
+    page = _file(
+        config,
+        f"examples/{example.name}.ipynb",
+        f"{prefix}{page_dir}index.html",
+        notebook,
+        _GeneratedPage,
+    )
     page.locale = page.locale_alternate_of = lang
-    page.alternates = {other: _Alternate(f"{_prefix(config, other)}{page_dir}") for other in LANGUAGES}
+    page.alternates = {
+        other: _Alternate(f"{_prefix(config, other)}{page_dir}") for other in LANGUAGES
+    }
     files.append(page)
     root = _state["root"]
-    files.append(_file(config, f"{page_dir}{example.name}.py", f"{prefix}{page_dir}{example.name}.py", root / example.script))
-    files.append(_file(config, f"{page_dir}{example.name}.ipynb", f"{prefix}{page_dir}{example.name}.ipynb", notebook))
+    files.append(
+        _file(
+            config,
+            f"{page_dir}{example.name}.py",
+            f"{prefix}{page_dir}{example.name}.py",
+            root / example.script,
+        )
+    )
+    files.append(
+        _file(
+            config,
+            f"{page_dir}{example.name}.ipynb",
+            f"{prefix}{page_dir}{example.name}.ipynb",
+            notebook,
+        )
+    )
     return files
 
 

@@ -27,14 +27,18 @@ def fill_results(markdown: str, page: str, results: dict[str, dict]) -> str:
     def substitute(match: re.Match) -> str:
         kind, ref = match["kind"], match["ref"]
         if kind != "result":
-            raise PageError(f"{page}: unknown placeholder kind {kind!r} in {match[0]!r} (expected 'result')")
+            raise PageError(
+                f"{page}: unknown placeholder kind {kind!r} in {match[0]!r} (expected 'result')"
+            )
         example, _, key = ref.partition("/")
         if example not in results:
             known = ", ".join(sorted(results)) or "none"
             raise PageError(f"{page}: {match[0]!r} names no example (examples: {known})")
         if key not in results[example]:
             known = ", ".join(sorted(results[example])) or "none"
-            raise PageError(f"{page}: {match[0]!r}: example {example!r} recorded no result {key!r} (it has: {known})")
+            raise PageError(
+                f"{page}: {match[0]!r}: example {example!r} recorded no result {key!r} (it has: {known})"
+            )
         return results[example][key]["text"]
 
     return PLACEHOLDER.sub(substitute, markdown)
@@ -49,4 +53,6 @@ def check_snippets(markdown: str, page: str, base: Path) -> None:
         if not path.is_file():
             raise PageError(f"{page}: snippet {target!r} not found: no file {path}")
         if section and f"[start:{section}]" not in path.read_text("utf-8"):
-            raise PageError(f"{page}: snippet {target!r} not found: {file} has no section {section!r}")
+            raise PageError(
+                f"{page}: snippet {target!r} not found: {file} has no section {section!r}"
+            )

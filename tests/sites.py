@@ -1,0 +1,97 @@
+"""Throw-away copies of the project for build tests: the real one, or a tiny one to break."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TINY_EXAMPLE = '''"""Tiny example · a figure and a number."""
+
+# %% [markdown] lang="zh"
+# # 小示例
+
+# %% [markdown] lang="en"
+# # Tiny example
+
+# %%
+import matplotlib.pyplot as plt
+
+from resdoc import publish
+
+
+def draw(tr):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [0, ANSWER])
+    ax.set_title(tr("答案", "answer"))
+    return fig
+
+
+ANSWER = 42
+publish.number("answer", ANSWER, "{:d}")
+publish.figure("line", draw, alt=("一条线", "a line"))
+'''
+
+TINY_PAGE = {
+    "zh": "# 首页\n\n答案是 {{ result:tiny/answer }}。\n\n![一条线](figures/tiny/line.svg)\n",
+    "en": "# Home\n\nThe answer is {{ result:tiny/answer }}.\n\n![a line](figures/tiny/line.svg)\n",
+}
+
+
+def copy_project(dest: Path, with_content: bool = True) -> Path:
+    """Copy what a build needs into ``dest``; node_modules is linked, not copied."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(ROOT / "resdoc", dest / "resdoc", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "mkdocs.yml", "README.md"):
+        shutil.copy(ROOT / name, dest / name)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    if with_content:
+        shutil.copytree(ROOT / "docs", dest / "docs")
+        shutil.copytree(ROOT / "examples", dest / "examples")
+    return dest
+
+
+def tiny_site(dest: Path) -> Path:
+    """A two-page, one-example site built with the real configuration and hooks."""
+    copy_project(dest, with_content=False)
+    config = yaml.safe_load((dest / "mkdocs.yml").read_text("utf-8"))
+    config["nav"] = ["index.md", "examples/tiny.ipynb"]
+    (dest / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    (dest / "docs").mkdir()
+    shutil.copytree(ROOT / "docs" / "assets", dest / "docs" / "assets")
+    for lang, text in TINY_PAGE.items():
+        (dest / "docs" / f"index.{lang}.md").write_text(text, "utf-8")
+    (dest / "examples").mkdir()
+    (dest / "examples" / "tiny.py").write_text(TINY_EXAMPLE, "utf-8")
+    return dest
+
+
+def build(project: Path, cache: Path | None = None) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` in ``project``; the cache defaults to ``project/.cache``."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", NO_MKDOCS_2_WARNING="1")
+    if cache is not None:
+        env["RESDOC_CACHE_DIR"] = str(cache)
+    env["PYTHONPATH"] = str(project)  # the copy's resdoc, not the installed one
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def executions(cache: Path) -> list[str]:
+    """Names of the examples executed so far, one entry per run."""
+    log = cache / "examples" / "runs.log"
+    return (
+        [line.split("\t")[0] for line in log.read_text("utf-8").splitlines()]
+        if log.exists()
+        else []
+    )

@@ -1,0 +1,62 @@
+"""Bad input fails the build with a message naming the file, and leaves nothing stale."""
+
+import pytest
+
+from tests.sites import build, tiny_site
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def site(tmp_path):
+    project = tiny_site(tmp_path / "project")
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    assert (project / "site" / "figures" / "tiny" / "line.svg").exists()
+    return project
+
+
+def test_tiny_site_builds_with_its_number_and_figure(site):
+    assert "答案是 42" in (site / "site" / "index.html").read_text("utf-8")
+    assert "The answer is 42" in (site / "site" / "en" / "index.html").read_text("utf-8")
+
+
+def test_failing_example_names_file_line_and_traceback_and_leaves_no_stale_figure(site):
+    script = site / "examples" / "tiny.py"
+    source = script.read_text("utf-8").replace("ANSWER = 42", "ANSWER = 42 / 0")
+    script.write_text(source, "utf-8")
+    line = source.splitlines().index("ANSWER = 42 / 0") + 1
+    result = build(site)
+    assert result.returncode != 0
+    assert f"examples/tiny.py:{line}: ZeroDivisionError: division by zero" in result.stderr
+    assert "Traceback (most recent call last)" in result.stderr
+    assert not list((site / ".cache" / "resdoc" / "examples").glob("tiny*/figures/*.svg"))
+
+
+def test_unknown_result_key_names_the_page(site):
+    page = site / "docs" / "index.en.md"
+    page.write_text(page.read_text("utf-8").replace("tiny/answer", "tiny/answr"), "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert (
+        "index.en.md: '{{ result:tiny/answr }}': example 'tiny' recorded no result 'answr'"
+        in result.stderr
+    )
+
+
+def test_missing_figure_names_the_page(site):
+    page = site / "docs" / "index.zh.md"
+    page.write_text(page.read_text("utf-8").replace("tiny/line.svg", "tiny/lines.svg"), "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert "index.zh.md" in result.stderr and "figures/tiny/lines.svg" in result.stderr
+
+
+def test_missing_snippet_names_the_page(site):
+    page = site / "docs" / "index.en.md"
+    page.write_text(
+        page.read_text("utf-8") + '\n```python\n--8<-- "resdoc/models.py:nope"\n```\n', "utf-8"
+    )
+    result = build(site)
+    assert result.returncode != 0
+    assert "index.en.md: snippet 'resdoc/models.py:nope' not found" in result.stderr

@@ -1,0 +1,96 @@
+"""The real site, built from a copy of the project: both languages, example pages, figures, cache."""
+
+import json
+import re
+
+import pytest
+
+from tests.sites import build, copy_project, executions
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = copy_project(tmp_path_factory.mktemp("build") / "project")
+    result = build(root)
+    assert result.returncode == 0, result.stderr
+    return root
+
+
+def examples(root):
+    return sorted(p.stem for p in (root / "examples").glob("*.py"))
+
+
+def html(root, path):
+    return (root / "site" / path).read_text("utf-8")
+
+
+def test_every_example_ran_exactly_once_for_both_languages(project):
+    assert sorted(executions(project / ".cache" / "resdoc")) == examples(project)
+
+
+def test_second_build_executes_nothing(project):
+    before = executions(project / ".cache" / "resdoc")
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    assert executions(project / ".cache" / "resdoc") == before
+
+
+def test_both_languages_have_every_page(project):
+    for page in project.glob("docs/**/*.zh.md"):
+        rel = page.relative_to(project / "docs").as_posix().removesuffix(".zh.md")
+        folder = "" if rel == "index" else f"{rel}/"
+        zh, en = html(project, f"{folder}index.html"), html(project, f"en/{folder}index.html")
+        assert '<html lang="zh"' in zh and '<html lang="en"' in en
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_example_pages_are_rendered_notebooks_in_both_languages(project, lang_prefix):
+    for name in examples(project):
+        page = html(project, f"{lang_prefix}examples/{name}/index.html")
+        assert 'class="jupyter-wrapper"' in page  # rendered by mkdocs-jupyter, not a copied .py
+        assert "# %%" not in page
+        assert (
+            re.search(r'<img class="resdoc-figure" src="\.\./\.\./figures/', page)
+            or "figure(" not in page
+        )
+        for download in (f"{name}.py", f"{name}.ipynb"):
+            assert (project / "site" / f"{lang_prefix}examples/{name}" / download).is_file()
+
+
+def test_figures_exist_per_language_and_differ(project):
+    figures = sorted((project / "site" / "figures").rglob("*.svg"))
+    assert figures
+    for zh in figures:
+        en = project / "site" / "en" / zh.relative_to(project / "site")
+        assert en.is_file() and en.read_bytes() != zh.read_bytes()
+
+
+def test_no_placeholder_left_and_numbers_filled(project):
+    for page in (project / "site").rglob("*.html"):
+        assert "{{ result:" not in page.read_text("utf-8"), page
+    seed_output = html(project, "chapters/00-python-demo/index.html")
+    assert re.search(r"depth=20 with_residual grad_norm=\d+\.\d{4}", seed_output)
+
+
+def test_pages_request_nothing_outside_the_site(project):
+    external = re.compile(r'<(?:script|link|img)[^>]+(?:src|href)="(?:https?:)?//', re.I)
+    for page in (project / "site").rglob("*.html"):
+        assert not external.search(page.read_text("utf-8")), page
+    assert (project / "site" / "assets" / "katex" / "katex.min.js").is_file()
+    assert len(list((project / "site" / "assets" / "katex" / "fonts").glob("*.woff2"))) >= 20
+
+
+def test_language_switcher_leads_to_the_same_page(project):
+    zh = html(project, "chapters/00-python-demo/index.html")
+    assert re.search(r'href="[./]*en/chapters/00-python-demo/"[^>]*hreflang="en"', zh)
+    en = html(project, "en/examples/00-python-demo/index.html")
+    assert re.search(r'href="[./]*examples/00-python-demo/"[^>]*hreflang="zh"', en)
+
+
+def test_chinese_search_index_is_segmented(project):
+    index = json.loads(html(project, "search/search_index.json"))
+    text = " ".join(doc["text"] for doc in index["docs"])
+    # jieba splits sentences into words with zero-width spaces, so mid-sentence words match
+    assert "\u200b梯度\u200b" in text or "\u200b梯度" in text

@@ -1,0 +1,79 @@
+"""The science behind the Python demo chapter."""
+
+import math
+
+import pytest
+import torch
+
+from resdoc.demo import measured_gains, per_layer_gain, seed_demo
+from resdoc.gradients import input_jacobian, layer_profile, total_grad_norm
+from resdoc.models import LinearBlock, LinearStack
+
+
+@pytest.mark.parametrize("dim", [3, 8])
+def test_residual_block_jacobian_is_identity_plus_branch_jacobian(dim):
+    torch.manual_seed(dim)
+    block = LinearBlock(dim, residual=True)
+    x = torch.randn(dim)
+    expected = torch.eye(dim) + block.linear.weight  # J_F of F(x) = Wx is W
+    assert torch.allclose(input_jacobian(block, x), expected, atol=1e-6)
+
+
+def test_plain_block_jacobian_is_branch_jacobian_only():
+    torch.manual_seed(0)
+    block = LinearBlock(5, residual=False)
+    assert torch.allclose(input_jacobian(block, torch.randn(5)), block.linear.weight, atol=1e-6)
+
+
+def test_total_grad_norm_matches_the_norm_of_the_flattened_gradient():
+    torch.manual_seed(1)
+    net = LinearStack(6, depth=3, residual=True)
+    x, target = torch.randn(4, 6), torch.randn(4, 6)
+    norm = total_grad_norm(net, x, target)
+    flat = torch.cat([p.grad.flatten() for p in net.parameters()])
+    assert norm == pytest.approx(flat.norm().item(), rel=1e-6)
+
+
+def test_layer_profile_agrees_with_autograd_on_the_whole_stack():
+    torch.manual_seed(2)
+    net = LinearStack(6, depth=4, residual=True)
+    x, target = torch.randn(4, 6), torch.randn(4, 6)
+    profile = layer_profile(net.blocks, x, target)
+    assert len(profile.activations) == len(profile.activation_grads) == 5
+    assert len(profile.weight_grads) == 4
+    x_leaf = x.clone().requires_grad_(True)
+    (net(x_leaf) - target).pow(2).mean().backward()
+    assert profile.activation_grads[0] == pytest.approx(x_leaf.grad.norm().item(), rel=1e-5)
+    total = math.sqrt(sum(g**2 for g in profile.weight_grads))
+    assert total == pytest.approx(total_grad_norm(net, x, target), rel=1e-5)
+
+
+def test_seed_demo_is_deterministic_and_ordered_like_the_seed():
+    first, second = seed_demo(), seed_demo()
+    assert [r.line() for r in first] == [r.line() for r in second]
+    assert [(r.depth, r.residual) for r in first] == [
+        (10, False),
+        (10, True),
+        (20, False),
+        (20, True),
+    ]
+    assert first[0].line().startswith("depth=10 no_residual grad_norm=")
+
+
+def test_plain_gradient_vanishes_and_this_residual_gradient_explodes_with_depth():
+    rows = {(r.depth, r.residual): r.grad_norm for r in seed_demo()}
+    assert rows[(20, False)] < rows[(10, False)] < 1
+    assert rows[(20, True)] > rows[(10, True)] > 1
+
+
+def test_measured_forward_gain_matches_the_variance_argument():
+    gains = measured_gains(depth=20, seeds=range(6))
+    for kind in ("plain", "residual"):
+        predicted = per_layer_gain(kind == "residual")
+        assert gains[kind]["forward"] == pytest.approx(predicted, rel=0.05)
+
+
+def test_default_linear_init_has_variance_one_over_three_fan_in():
+    torch.manual_seed(0)
+    weight = torch.nn.Linear(1024, 256).weight
+    assert weight.var().item() * 3 * 1024 == pytest.approx(1.0, abs=0.02)
