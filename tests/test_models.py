@@ -77,3 +77,25 @@ def test_default_linear_init_has_variance_one_over_three_fan_in():
     torch.manual_seed(0)
     weight = torch.nn.Linear(1024, 256).weight
     assert weight.var().item() * 3 * 1024 == pytest.approx(1.0, abs=0.02)
+
+
+def test_missing_cjk_font_stops_with_a_message_saying_how_to_get_one(monkeypatch):
+    import builtins
+
+    from resdoc import style
+
+    real_import = builtins.__import__
+
+    def no_font_package(name, *args, **kwargs):
+        if name == "pylopdf_fonts_zh_cn":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_font_package)
+    monkeypatch.setattr(style, "_SYSTEM_CJK_FONTS", ())
+    style.cjk_font.cache_clear()
+    try:
+        with pytest.raises(style.MissingFontError, match="apt-get install fonts-noto-cjk"):
+            style.cjk_font()
+    finally:
+        style.cjk_font.cache_clear()
