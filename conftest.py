@@ -73,6 +73,10 @@ class PageCodeParser:
 
 
 pytest_collect_file = (
-    Sybil(parsers=[PageCodeParser()], patterns=["docs/**/*.md"], path=".")
-    + Sybil(parsers=[DocTestParser(optionflags=FLAGS)], patterns=["resdoc/**/*.py"], path=".")
+    Sybil(parsers=[PageCodeParser()], patterns=["docs/*.md", "docs/**/*.md"], path=".")
+    + Sybil(
+        parsers=[DocTestParser(optionflags=FLAGS)],
+        patterns=["resdoc/*.py", "resdoc/**/*.py"],
+        path=".",
+    )
 ).pytest()

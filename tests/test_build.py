@@ -6,17 +6,14 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.sites import build, copy_project, executions
+from tests.sites import build, executions
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    root = copy_project(tmp_path_factory.mktemp("build") / "project")
-    result = build(root)
-    assert result.returncode == 0, result.stderr
-    return root
+@pytest.fixture
+def project(built_project):
+    return built_project
 
 
 def examples(root):

@@ -24,11 +24,17 @@ from mkdocs.structure.files import File, Files
 from resdoc.build.examples import Example, ExampleRunner
 from resdoc.build.notebooks import language_notebook, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results
+from resdoc.build.translations import behind, missing_twins
 
 log = logging.getLogger("mkdocs.resdoc")
 
 KATEX_FILES = ("katex.min.css", "katex.min.js", "contrib/auto-render.min.js")
 LANGUAGES = ("zh", "en")
+BEHIND_NOTICE = {
+    "zh": '!!! warning "译文可能落后"\n    本页的英文版在这份中文译文之后改动过，这里可能缺少最新内容。\n\n',
+    "en": '!!! warning "This translation may be behind"\n    The Chinese original of this page changed after '
+    "this translation was last updated; recent changes may be missing here.\n\n",
+}
 DOWNLOAD_LABELS = {
     "zh": (
         "下载脚本",
@@ -159,6 +165,9 @@ def _example_files(config, example: Example, lang: str) -> list[File]:
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100), which re-creates every file
 def on_files(files: Files, config) -> Files:
+    problems = missing_twins(Path(config.docs_dir))
+    if problems:
+        raise PluginError("Every page needs both languages:\n" + "\n".join(problems))
     lang = _language(config)
     generated = _katex_files(config, _state["root"])
     for example in _state["examples"]:
@@ -170,7 +179,13 @@ def on_files(files: Files, config) -> Files:
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     check_snippets(markdown, page.file.src_uri, _state["root"])
-    return fill_results(markdown, page.file.src_uri, _state["results"])
+    markdown = fill_results(markdown, page.file.src_uri, _state["results"])
+    lang = _language(config)
+    name = page.file.src_uri.removesuffix(".md").removesuffix(f".{lang}")
+    if page.file.src_uri.endswith(".md") and behind(Path(config.docs_dir), name) == lang:
+        title, _, body = markdown.partition("\n")  # the notice goes under the page title
+        markdown = f"{title}\n\n{BEHIND_NOTICE[lang]}{body}"
+    return markdown
 
 
 _EXTERNAL_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.S)

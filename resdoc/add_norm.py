@@ -1,0 +1,180 @@
+"""Chapter 04: Add & Norm. Where the LayerNorm sits relative to the addition decides how the
+gradient is spread over the layers at initialisation (Xiong et al. 2020) and whether a
+tiny Transformer trains without learning-rate warm-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from resdoc.data import reversal_batch
+
+
+# --8<-- [start:layer-norm]
+def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: float = 1e-5):
+    """$\\mathrm{LN}(x) = \\gamma \\odot (x - \\mu)/\\sqrt{\\sigma^2 + \\epsilon} + \\beta$, with $\\mu$ and
+    $\\sigma^2$ the mean and (biased) variance over the last axis: the features of one token.
+
+    >>> x = torch.randn(2, 3, 8)
+    >>> ln = nn.LayerNorm(8)
+    >>> torch.allclose(layer_norm(x, ln.weight, ln.bias), ln(x), atol=1e-6)
+    True
+    """
+    mu = x.mean(-1, keepdim=True)
+    var = x.var(-1, keepdim=True, unbiased=False)
+    return gamma * (x - mu) / torch.sqrt(var + eps) + beta
+
+
+# --8<-- [end:layer-norm]
+
+
+@dataclass
+class TransformerConfig:
+    vocab: int = 10  # tokens 0..vocab-1
+    length: int = 8  # sequence length
+    d_model: int = 32  # width of the residual stream
+    n_head: int = 2  # attention heads
+    n_layer: int = 3  # Transformer blocks
+    pre_ln: bool = True  # True: x + F(LN(x)), plus a final LN; False: LN(x + F(x))
+
+
+# --8<-- [start:block]
+class Block(nn.Module):
+    """One encoder block: self-attention, then a two-layer MLP, each with a shortcut."""
+
+    def __init__(self, cfg: TransformerConfig):
+        super().__init__()
+        self.pre_ln = cfg.pre_ln
+        self.ln_1, self.ln_2 = nn.LayerNorm(cfg.d_model), nn.LayerNorm(cfg.d_model)
+        self.attention = nn.MultiheadAttention(cfg.d_model, cfg.n_head, batch_first=True)
+        self.mlp = nn.Sequential(
+            nn.Linear(cfg.d_model, 4 * cfg.d_model),
+            nn.ReLU(),
+            nn.Linear(4 * cfg.d_model, cfg.d_model),
+        )
+
+    def attn(self, x: torch.Tensor) -> torch.Tensor:
+        return self.attention(x, x, x, need_weights=False)[0]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (batch, seq, d_model)
+        if self.pre_ln:  # Pre-LN: the shortcut carries x untouched
+            x = x + self.attn(self.ln_1(x))
+            x = x + self.mlp(self.ln_2(x))
+        else:  # Post-LN (the original Transformer): normalise after the addition
+            x = self.ln_1(x + self.attn(x))
+            x = self.ln_2(x + self.mlp(x))
+        return x
+
+
+# --8<-- [end:block]
+
+
+class Encoder(nn.Module):
+    """Token + position embeddings, ``n_layer`` blocks, (Pre-LN only) a final LN, a classifier."""
+
+    def __init__(self, cfg: TransformerConfig):
+        super().__init__()
+        self.tok = nn.Embedding(cfg.vocab, cfg.d_model)
+        self.pos = nn.Parameter(torch.randn(cfg.length, cfg.d_model))  # learned positions
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
+        self.ln_f = nn.LayerNorm(cfg.d_model) if cfg.pre_ln else nn.Identity()
+        self.head = nn.Linear(cfg.d_model, cfg.vocab)
+        for module in self.modules():  # Xavier init, as in the original Transformer
+            if isinstance(module, nn.Linear):
+                nn.init.xavier_uniform_(module.weight)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:  # (batch, seq) → (batch, seq, vocab)
+        x = self.tok(tokens) + self.pos
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.ln_f(x))
+
+
+def loss_on(model: Encoder, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    return F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten())
+
+
+def init_grad_norms(
+    n_layer: int, pre_ln: bool, seeds=range(3), cfg: TransformerConfig | None = None
+) -> list[float]:
+    """At initialisation, $\\lVert \\partial L/\\partial W_2^{(l)} \\rVert$ of each block's second MLP
+    weight, on one batch of the reversal task; mean over ``seeds``."""
+    cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=pre_ln)
+    norms = torch.zeros(n_layer)
+    for seed in seeds:
+        torch.manual_seed(seed)
+        model = Encoder(cfg)
+        tokens, targets = reversal_batch(
+            128, cfg.length, cfg.vocab, torch.Generator().manual_seed(seed)
+        )
+        loss_on(model, tokens, targets).backward()
+        norms += torch.tensor([b.mlp[2].weight.grad.norm().item() for b in model.blocks])
+    return (norms / len(seeds)).tolist()
+
+
+@torch.no_grad()
+def stream_growth(n_layer: int, seed: int = 0, cfg: TransformerConfig | None = None) -> float:
+    """Pre-LN at initialisation: mean per-token $\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ of the residual stream."""
+    cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=True)
+    torch.manual_seed(seed)
+    model = Encoder(cfg)
+    tokens, _ = reversal_batch(128, cfg.length, cfg.vocab, torch.Generator().manual_seed(seed))
+    x = x0 = model.tok(tokens) + model.pos  # (batch, seq, d_model)
+    for block in model.blocks:
+        x = block(x)
+    return (x.norm(dim=-1) / x0.norm(dim=-1)).mean().item()
+
+
+def warmup_factor(step: int, warmup: int) -> float:
+    """Linear warm-up: the learning rate grows from lr/warmup to lr over ``warmup`` steps.
+
+    >>> [warmup_factor(s, 4) for s in range(6)]
+    [0.25, 0.5, 0.75, 1.0, 1.0, 1.0]
+    """
+    return min(1.0, (step + 1) / warmup) if warmup > 0 else 1.0
+
+
+def train_reversal(
+    pre_ln: bool,
+    warmup: int,
+    lr: float = 1e-3,
+    steps: int = 400,
+    cfg: TransformerConfig | None = None,
+    seed: int = 0,
+) -> dict[str, list[float]]:
+    """Train an encoder to reverse sequences with Adam at peak learning rate ``lr``; return the
+    training loss per step and the token accuracy on a fixed held-out batch every 20 steps
+    and after the last one."""
+    cfg = replace(cfg or TransformerConfig(), pre_ln=pre_ln)
+    torch.manual_seed(seed)
+    model = Encoder(cfg)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98))
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: warmup_factor(s, warmup))
+    data = torch.Generator().manual_seed(seed)
+    test_x, test_y = reversal_batch(
+        512, cfg.length, cfg.vocab, torch.Generator().manual_seed(10_000)
+    )
+    losses, accuracy = [], []
+    for step in range(steps):
+        loss = loss_on(model, *reversal_batch(64, cfg.length, cfg.vocab, data))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        losses.append(loss.item())
+        if (step + 1) % 20 == 0 or step + 1 == steps:
+            with torch.no_grad():
+                accuracy.append((model(test_x).argmax(-1) == test_y).float().mean().item())
+    return {"loss": losses, "accuracy": accuracy}
+
+
+def lr_sweep(lrs=(1e-2, 3e-2, 1e-1), steps: int = 150, warmup: int = 50, seed: int = 0):
+    """``{setting: [run per lr]}`` for Post-LN, Post-LN with warm-up and Pre-LN."""
+    settings = {"post": (False, 0), "post_warmup": (False, warmup), "pre": (True, 0)}
+    return {
+        name: [train_reversal(pre_ln, w, lr=lr, steps=steps, seed=seed) for lr in lrs]
+        for name, (pre_ln, w) in settings.items()
+    }

@@ -1,0 +1,117 @@
+"""Chapter 09: what deep residual stacks do to their shortcut at initialisation.
+
+A deep un-normalised residual MLP on ``load_digits``, its branches initialised four ways:
+no shortcut at all, plain $x + \\mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
+Fixup rule (Zhang et al. 2019), all trained with the same optimiser and learning rate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from resdoc.data import digits
+
+SCHEMES = ("plain", "residual", "rezero", "fixup")
+
+
+# --8<-- [start:block]
+class Block(nn.Module):
+    """$\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialisation, wrapped by ``scheme``:
+
+    - ``plain``: $\\mathrm{ReLU}(\\mathcal{F}(x))$, no shortcut;
+    - ``residual``: $x + \\mathcal{F}(x)$;
+    - ``rezero``: $x + \\alpha\\,\\mathcal{F}(x)$ with a learned scalar $\\alpha$ that starts at $0$;
+    - ``fixup``: $x + \\mathcal{F}(x)$ with $W_2 = 0$ and $W_1$ scaled by $L^{-1/2}$ ($L$ blocks of
+      $m = 2$ layers: Fixup's $L^{-1/(2m-2)}$; its scalar biases and multiplier are left out).
+
+    At initialisation the last three start as the identity only if the branch adds nothing:
+
+    >>> x = torch.randn(3, 8)
+    >>> [torch.equal(Block(8, s, depth=4)(x), x) for s in ("residual", "rezero", "fixup")]
+    [False, True, True]
+    """
+
+    def __init__(self, width: int, scheme: str, depth: int):
+        super().__init__()
+        self.scheme = scheme
+        self.fc_1, self.fc_2 = nn.Linear(width, width), nn.Linear(width, width)
+        for layer in (self.fc_1, self.fc_2):  # He init, as for ResNets: Var(W) = 2 / width
+            nn.init.kaiming_normal_(layer.weight, nonlinearity="relu")
+            nn.init.zeros_(layer.bias)
+        self.alpha = nn.Parameter(torch.zeros(())) if scheme == "rezero" else None
+        if scheme == "fixup":
+            with torch.no_grad():
+                self.fc_1.weight.mul_(depth**-0.5)
+                self.fc_2.weight.zero_()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (batch, width)
+        branch = self.fc_2(F.relu(self.fc_1(x)))  # F(x)
+        if self.scheme == "plain":
+            return F.relu(branch)
+        if self.scheme == "rezero":
+            return x + self.alpha * branch  # x + α·F(x), α = 0 at init
+        return x + branch  # residual and fixup
+
+
+# --8<-- [end:block]
+
+
+class DeepMLP(nn.Module):
+    """Input layer $64 \\to$ ``width``, ``depth`` blocks, a linear classifier; no normalisation."""
+
+    def __init__(self, depth: int, scheme: str, width: int = 32):
+        super().__init__()
+        self.embed = nn.Linear(64, width)
+        self.blocks = nn.Sequential(*(Block(width, scheme, depth) for _ in range(depth)))
+        self.head = nn.Linear(width, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (batch, 64) → (batch, 10)
+        return self.head(self.blocks(self.embed(x)))
+
+
+@dataclass
+class Run:
+    """Training loss per step (NaN once it overflowed), the logits' size at initialisation
+    (root mean square) and the final test error."""
+
+    scheme: str
+    loss: list[float] = field(default_factory=list)
+    init_logit_rms: float = 0.0
+    test_error: float = float("nan")
+
+
+def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -> Run:
+    """Train ``DeepMLP(depth, scheme)`` on the digits with SGD (momentum 0.9) at rate ``lr``."""
+    train, test = digits()
+    torch.manual_seed(seed)
+    model = DeepMLP(depth, scheme)
+    run = Run(scheme)
+    with torch.no_grad():
+        run.init_logit_rms = model(train.x).pow(2).mean().sqrt().item()
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    order = torch.Generator().manual_seed(seed)
+    for _ in range(epochs):
+        for idx in torch.randperm(len(train.y), generator=order).split(batch):
+            loss = F.cross_entropy(model(train.x[idx]), train.y[idx])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            run.loss.append(loss.item())
+    with torch.no_grad():
+        run.test_error = (model(test.x).argmax(1) != test.y).float().mean().item()
+    return run
+
+
+def deepnorm_constants(n_layers: int) -> dict[str, float]:
+    """DeepNorm for an encoder-only (or decoder-only) stack of ``n_layers`` blocks
+    (Wang et al. 2022): $x_{l+1} = \\mathrm{LN}(\\alpha x_l + \\mathcal{F}(x_l))$ with
+    $\\alpha = (2N)^{1/4}$, and the branch weights initialised with gain $\\beta = (8N)^{-1/4}$.
+
+    >>> {k: round(v, 3) for k, v in deepnorm_constants(1000).items()}
+    {'alpha': 6.687, 'beta': 0.106}
+    """
+    return {"alpha": (2 * n_layers) ** 0.25, "beta": (8 * n_layers) ** -0.25}

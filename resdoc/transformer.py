@@ -1,0 +1,133 @@
+"""Chapter 08: the reference Transformer block — an encoder layer and a decoder layer, each
+sublayer wrapped in its own shortcut, in the Post-LN (Vaswani et al. 2017) or Pre-LN arrangement.
+
+Dropout is left out: it changes nothing about the shapes or the shortcuts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from resdoc.ffn import FeedForward
+
+
+# --8<-- [start:config]
+@dataclass
+class BlockConfig:
+    d_model: int = 64  # width of the residual stream: every sublayer reads and writes this size
+    n_head: int = 4  # attention heads, each of width d_model / n_head
+    d_ff: int = 256  # hidden width of the FFN (4 × d_model in the original Transformer)
+    pre_ln: bool = False  # False: Post-LN, x ← LN(x + F(x)); True: Pre-LN, x ← x + F(LN(x))
+
+
+# --8<-- [end:config]
+
+
+# --8<-- [start:attention]
+class MultiHeadAttention(nn.Module):
+    """$\\mathrm{MHA}(X, C) = \\mathrm{concat}_h\\big(\\mathrm{softmax}(Q_h K_h^\\top/\\sqrt{d_h} + M)\\, V_h\\big) W_O$
+    with $Q = XW_Q$, $K = CW_K$, $V = CW_V$: self-attention when the context $C$ is $X$,
+    cross-attention when $C$ is the encoder's output. The causal mask $M$ puts $-\\infty$ above
+    the diagonal, so position $t$ only sees positions $\\le t$."""
+
+    def __init__(self, cfg: BlockConfig):
+        super().__init__()
+        assert cfg.d_model % cfg.n_head == 0, "d_model must be a multiple of n_head"
+        self.n_head = cfg.n_head
+        self.q, self.k, self.v, self.o = (nn.Linear(cfg.d_model, cfg.d_model) for _ in range(4))
+
+    def _split(self, x: torch.Tensor) -> torch.Tensor:
+        """Cut the last axis into ``n_head`` heads of width $d_h = d_\\text{model} / h$."""
+        batch, seq, d_model = x.shape  # → (batch, head, seq, d_head)
+        return x.view(batch, seq, self.n_head, d_model // self.n_head).transpose(1, 2)
+
+    def forward(self, x, context=None, causal=False):  # x: (batch, seq, d_model)
+        context = x if context is None else context  # (batch, seq_c, d_model)
+        q, k, v = self._split(self.q(x)), self._split(self.k(context)), self._split(self.v(context))
+        scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5  # (batch, head, seq, seq_c)
+        if causal:
+            future = torch.ones(scores.shape[-2:], dtype=torch.bool).triu(1)
+            scores = scores.masked_fill(future, float("-inf"))
+        out = F.softmax(scores, dim=-1) @ v  # (batch, head, seq, d_head)
+        out = out.transpose(1, 2).flatten(2)  # (batch, seq, d_model): heads side by side
+        return self.o(out)
+
+
+# --8<-- [end:attention]
+
+
+# --8<-- [start:encoder-layer]
+class EncoderLayer(nn.Module):
+    """Self-attention → Add & Norm → FFN → Add & Norm (Post-LN), or the Pre-LN order."""
+
+    def __init__(self, cfg: BlockConfig):
+        super().__init__()
+        self.pre_ln = cfg.pre_ln
+        self.attn = MultiHeadAttention(cfg)
+        self.ffn = FeedForward(cfg.d_model, cfg.d_ff)
+        self.ln_1, self.ln_2 = nn.LayerNorm(cfg.d_model), nn.LayerNorm(cfg.d_model)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (batch, seq, d_model)
+        if self.pre_ln:
+            x = x + self.attn(self.ln_1(x))  # x + MHA(LN(x))
+            x = x + self.ffn(self.ln_2(x))  # x + FFN(LN(x))
+        else:
+            x = self.ln_1(x + self.attn(x))  # LN(x + MHA(x))
+            x = self.ln_2(x + self.ffn(x))  # LN(x + FFN(x))
+        return x  # (batch, seq, d_model)
+
+
+# --8<-- [end:encoder-layer]
+
+
+# --8<-- [start:decoder-layer]
+class DecoderLayer(nn.Module):
+    """Masked self-attention, cross-attention to the encoder output ``memory``, FFN:
+    three sublayers, three shortcuts."""
+
+    def __init__(self, cfg: BlockConfig):
+        super().__init__()
+        self.pre_ln = cfg.pre_ln
+        self.attn = MultiHeadAttention(cfg)  # over the target so far
+        self.cross = MultiHeadAttention(cfg)  # queries from x, keys and values from memory
+        self.ffn = FeedForward(cfg.d_model, cfg.d_ff)
+        self.ln_1, self.ln_2, self.ln_3 = (nn.LayerNorm(cfg.d_model) for _ in range(3))
+
+    def forward(self, x: torch.Tensor, memory: torch.Tensor) -> torch.Tensor:
+        # x: (batch, seq, d_model), memory: (batch, seq_src, d_model)
+        if self.pre_ln:
+            x = x + self.attn(self.ln_1(x), causal=True)
+            x = x + self.cross(self.ln_2(x), memory)
+            x = x + self.ffn(self.ln_3(x))
+        else:
+            x = self.ln_1(x + self.attn(x, causal=True))
+            x = self.ln_2(x + self.cross(x, memory))
+            x = self.ln_3(x + self.ffn(x))
+        return x  # (batch, seq, d_model)
+
+
+# --8<-- [end:decoder-layer]
+
+
+def sublayer_params(cfg: BlockConfig) -> dict[str, int]:
+    """Trainable parameters per sublayer (its LayerNorm included) of one encoder and one
+    decoder layer, counted from the modules.
+
+    >>> sublayer_params(BlockConfig(d_model=8, n_head=2, d_ff=32))["encoder"]
+    872
+    """
+
+    def count(*modules: nn.Module) -> int:
+        return sum(p.numel() for m in modules for p in m.parameters())
+
+    enc, dec = EncoderLayer(cfg), DecoderLayer(cfg)
+    return {
+        "attention": count(enc.attn, enc.ln_1),
+        "ffn": count(enc.ffn, enc.ln_2),
+        "encoder": count(enc),
+        "decoder": count(dec),
+    }

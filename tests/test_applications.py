@@ -1,0 +1,44 @@
+"""Chapter 09-applications: what the initialisation schemes do, on small fast settings."""
+
+import math
+
+import torch
+
+from resdoc.applications import Block, DeepMLP, deepnorm_constants, train_scheme
+
+
+def test_rezero_and_fixup_blocks_start_as_the_identity():
+    torch.manual_seed(0)
+    x = torch.randn(4, 8)
+    assert torch.equal(Block(8, "rezero", depth=16)(x), x)
+    assert torch.equal(Block(8, "fixup", depth=16)(x), x)
+    assert not torch.allclose(Block(8, "residual", depth=16)(x), x)
+
+
+def test_rezero_alpha_is_learned():
+    torch.manual_seed(0)
+    block = Block(8, "rezero", depth=4)
+    block(torch.randn(4, 8)).pow(2).sum().backward()
+    assert block.alpha.grad is not None and block.alpha.grad != 0
+
+
+@torch.no_grad()
+def test_plain_residual_stack_explodes_at_init_and_rezero_does_not():
+    torch.manual_seed(0)
+    x = torch.randn(16, 64)
+    assert DeepMLP(64, "residual")(x).abs().max() > 1e8
+    assert DeepMLP(64, "rezero")(x).abs().max() < 10
+
+
+def test_rezero_trains_where_the_plain_residual_stack_breaks():
+    residual = train_scheme("residual", depth=64, epochs=1)
+    rezero = train_scheme("rezero", depth=64, epochs=4)
+    assert not math.isfinite(residual.loss[-1])
+    assert rezero.loss[-1] < rezero.loss[0] / 2
+    assert rezero.test_error < 0.5
+
+
+def test_deepnorm_grows_the_shortcut_and_shrinks_the_branch_with_depth():
+    small, large = deepnorm_constants(6), deepnorm_constants(600)
+    assert 1 < small["alpha"] < large["alpha"]
+    assert 1 > small["beta"] > large["beta"]
