@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from tests.sites import build, copy_project
@@ -17,5 +20,8 @@ def built_project(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def site(built_project):
-    return built_project / "site"
+def site(request):
+    """The built site; RESDOC_TEST_SITE=path/to/site reuses one built earlier (for quick iteration)."""
+    if os.environ.get("RESDOC_TEST_SITE"):
+        return Path(os.environ["RESDOC_TEST_SITE"])
+    return request.getfixturevalue("built_project") / "site"

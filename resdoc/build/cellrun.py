@@ -109,6 +109,8 @@ def run(script: Path, outdir: Path) -> None:
                 cell.source, outputs=outputs, execution_count=count, metadata=cell.metadata
             )
         )
+    for index, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{index}"  # nbformat's ids are random: a rebuild must give the same bytes
     nbformat.write(notebook, outdir / "notebook.ipynb")
 
 

@@ -190,12 +190,39 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 _EXTERNAL_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.S)
 _MATHJAX_CONFIG = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+# nbconvert's mermaid loader imports mermaid from a CDN when a notebook has diagrams; ours have none.
+_MERMAID_LOADER = re.compile(
+    r"<script type=\"module\">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>", re.S
+)
+
+
+def _toc_ids(items) -> list[str]:
+    return [id_ for item in items for id_ in [item.id, *_toc_ids(item.children)]]
+
+
+_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)</h\1>', re.S)
+
+
+def _match_heading_ids(html: str, toc) -> str:
+    """nbconvert drops Chinese from heading ids (leaving id=""), while the page's table of
+    contents links to python-markdown's ids: give the headings, in order, the TOC's ids."""
+    ids = iter(_toc_ids(toc))
+
+    def rename(match: re.Match) -> str:
+        id_ = next(ids, None)
+        if id_ is None:
+            return match[0]
+        inner = re.sub(r'(class="anchor-link" href=")#[^"]*"', rf'\1#{id_}"', match[2])
+        return f'<h{match[1]} id="{id_}">{inner}</h{match[1]}>'
+
+    return _HEADING.sub(rename, html)
 
 
 def on_page_content(html: str, page, config, files) -> str:
     if not isinstance(page.file, _GeneratedPage):
         return html
-    html = _MATHJAX_CONFIG.sub("", _EXTERNAL_SCRIPT.sub("", html))
+    html = _match_heading_ids(html, page.toc)
+    html = _MERMAID_LOADER.sub("", _MATHJAX_CONFIG.sub("", _EXTERNAL_SCRIPT.sub("", html)))
     name = Path(page.file.src_uri).stem
     script_label, notebook_label, produced = DOWNLOAD_LABELS[_language(config)]
     bar = (

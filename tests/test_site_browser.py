@@ -1,0 +1,149 @@
+"""Every page of the built site, in both languages, as a reader's browser gets it.
+
+No console error or failed request, nothing requested from outside the site, every formula
+typeset by KaTeX, every image loaded with alt text, a language switcher that leads to the
+same page in the other language, no serious accessibility violation (axe-core), and a search
+that finds Chinese words from the middle of a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser import PageWatch, chromium, serve
+from tests.sites import ROOT
+
+pytestmark = pytest.mark.slow
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def page_urls() -> list[str]:
+    """The site's pages in zh (root) and en (/en/), from the sources."""
+    paths = []
+    for source in sorted((ROOT / "docs").rglob("*.zh.md")):
+        stem = source.relative_to(ROOT / "docs").as_posix().removesuffix(".zh.md")
+        paths.append("" if stem == "index" else f"{stem}/")
+    paths += [f"examples/{script.stem}/" for script in sorted((ROOT / "examples").glob("*.py"))]
+    return [prefix + path for path in paths for prefix in ("", "en/")]
+
+
+def twin(url: str) -> str:
+    return url.removeprefix("en/") if url.startswith("en/") else f"en/{url}"
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    with serve(site) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def open_page(browser, server):
+    contexts = []
+
+    def open_(url: str, **options):
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        watch = PageWatch(page, server)
+        page.goto(server + url, wait_until="networkidle")
+        return page, watch
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("url", page_urls())
+def test_page_as_a_reader_gets_it(open_page, server, url):
+    page, watch = open_page(url)
+    assert watch.errors == [], url
+    assert watch.outside == [], f"{url} requested outside the site"
+
+    # formulas: every arithmatex span typeset, no KaTeX error, no raw TeX left visible
+    math = page.evaluate(
+        """() => ({
+            spans: document.querySelectorAll('.arithmatex').length,
+            typeset: document.querySelectorAll('.arithmatex .katex').length,
+            errors: [...document.querySelectorAll('.katex-error')].map(e => e.textContent),
+        })"""
+    )
+    assert math["typeset"] == math["spans"] and math["errors"] == [], url
+    text = page.evaluate(
+        """() => { const c = document.querySelector('.md-content').cloneNode(true);
+                   c.querySelectorAll('pre, code, .katex, script, style').forEach(e => e.remove());
+                   return c.innerText; }"""
+    )
+    raw = re.findall(r"\$\$|\\\(|\\\[|\\frac|\\mathcal|(?<![\w$])\$[^$\s][^$]*\$", text)
+    assert raw == [], f"{url}: raw TeX visible: {raw[:5]}"
+
+    # images: loaded, non-zero size, alt text
+    images = page.evaluate(
+        """() => [...document.querySelectorAll('.md-content img')].map(i =>
+            ({src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.alt.trim()}))"""
+    )
+    for image in images:
+        assert image["ok"], f"{url}: image did not load: {image['src']}"
+        assert image["alt"], f"{url}: image without alt text: {image['src']}"
+
+    # the language switcher leads to the same page in the other language
+    lang = "en" if url.startswith("en/") else "zh"
+    other = "zh" if lang == "en" else "en"
+    href = page.evaluate(
+        f"() => document.querySelector('a.md-select__link[hreflang=\"{other}\"]').href"
+    )
+    assert href == server + twin(url), url
+
+
+def _alt_language(url: str) -> str:
+    return "en" if url.startswith("en/") else "zh"
+
+
+@pytest.mark.parametrize("url", page_urls())
+def test_figures_have_alt_text_in_their_own_language(open_page, url):
+    page, _ = open_page(url)
+    alts = page.evaluate("() => [...document.querySelectorAll('.md-content img')].map(i => i.alt)")
+    for alt in alts:
+        has_han = bool(re.search(r"[\u4e00-\u9fff]", alt))
+        assert has_han == (_alt_language(url) == "zh"), (
+            f"{url}: alt text in the wrong language: {alt!r}"
+        )
+
+
+@pytest.mark.parametrize("url", page_urls())
+def test_no_serious_accessibility_violation(open_page, url):
+    page, _ = open_page(url)
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter(v => ['serious', 'critical'].includes(v.impact))
+            .map(v => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)"""
+    )
+    assert violations == [], f"{url}: {violations}"
+
+
+@pytest.mark.parametrize(
+    ("url", "query", "expected"),
+    [
+        ("", "方差", "chapters/00-python-demo/"),  # a word from the middle of a Chinese sentence
+        ("", "雅可比矩阵", "chapters/03-gradient-flow/"),
+        ("en/", "shortcut", "en/chapters/01-shortcut/"),
+    ],
+)
+def test_search_finds_words(open_page, server, url, query, expected):
+    page, watch = open_page(url)
+    page.click("label.md-search__icon, label[for=__search]")
+    page.fill("input.md-search__input", query)
+    page.press("input.md-search__input", "End")  # Material's search reacts to key-up
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    links = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    assert any(link.startswith(server + expected) for link in links), links[:10]
+    assert watch.errors == []
