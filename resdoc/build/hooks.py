@@ -15,6 +15,7 @@ import logging
 import os
 import posixpath
 import re
+from importlib import metadata
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -74,6 +75,15 @@ def on_pre_build(config) -> None:
     for example in executed:
         log.info("resdoc: ran example %s", example.script)
     _state.update(root=root, examples=examples, results={e.name: e.results() for e in examples})
+    # mkdocs-jupyter evicts every cached page it did not render in this build; with one build
+    # per language, each language would evict the other's: one folder per language. Its key
+    # is the notebook and its options only, so the renderer's versions name the folder.
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:
+        renderer = "-".join(metadata.version(name) for name in ("mkdocs-jupyter", "nbconvert"))
+        jupyter.config["cache_dir"] = str(
+            cache / "mkdocs-jupyter" / f"{_language(config)}-{renderer}"
+        )
 
 
 class _GeneratedPage(File):
