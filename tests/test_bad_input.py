@@ -60,3 +60,18 @@ def test_missing_snippet_names_the_page(site):
     result = build(site)
     assert result.returncode != 0
     assert "index.en.md: snippet 'resdoc/models.py:nope' not found" in result.stderr
+
+
+def test_link_to_a_missing_anchor_names_the_page(site):
+    page = site / "docs" / "index.zh.md"
+    page.write_text(page.read_text("utf-8") + "\n[下文](#no-such-heading)\n", "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert "index.zh.md" in result.stderr and "no-such-heading" in result.stderr
+
+
+def test_page_without_its_twin_names_the_file(site):
+    (site / "docs" / "extra.zh.md").write_text("# 只有中文\n", "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert "extra.zh.md: no en twin (expected extra.en.md)" in result.stderr
