@@ -21,31 +21,22 @@ the first animation frame after the change. Needs Debian's ``chromium`` and Play
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
-import http.server
 import shutil
 import statistics
+import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser import CHROMIUM_ARGS, serve  # noqa: E402  (one browser set-up for tests and benchmarks)
+
 FILES = (
     ROOT / "docs/assets/javascripts/explorer/model.js",
     ROOT / "docs/assets/javascripts/explorer/ui.js",
     ROOT / "docs/assets/stylesheets/explorer.css",
 )
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <link rel="stylesheet" href="explorer.css"></head><body>
 <div id="explorer" data-lang="en"></div><script src="model.js"></script><script src="ui.js"></script>
@@ -84,21 +75,6 @@ MEASURE = """async ([kind, repeats, depth, width]) => {
     return {sync, framed, compute, layers: root.resdocResult.activations.length,
             rows: root.querySelectorAll("table tbody tr").length};
 }"""
-
-
-@contextlib.contextmanager
-def serve(folder: Path):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(folder))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/"
-        finally:
-            server.shutdown()
 
 
 def main() -> None:

@@ -6,37 +6,25 @@ from a small HTML harness served on 127.0.0.1.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import http.server
 import json
 import math
 import posixpath
 import re
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 
 from resdoc.explorer import BLOCKS, verification_cases
+from tests.browser import chromium, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "docs" / "assets"
 MODEL_JS = ASSETS / "javascripts" / "explorer" / "model.js"
 UI_JS = ASSETS / "javascripts" / "explorer" / "ui.js"
 CSS = ASSETS / "stylesheets" / "explorer.css"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 REL_TOL = 1e-6
 
 HARNESS = """<!doctype html>
@@ -63,32 +51,8 @@ def cases() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def browser():
-    executable = shutil.which("chromium")
-    if executable is None:
-        pytest.skip("no `chromium` on PATH: the explorer's browser tests need Debian's chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
-
-
-@contextlib.contextmanager
-def serve(folder: Path):
-    """Serve ``folder`` on 127.0.0.1 (a free port) for the duration of the block."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(folder))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/"
-        finally:
-            server.shutdown()
 
 
 def harness(folder: Path, lang: str) -> Path:
