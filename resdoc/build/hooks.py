@@ -232,6 +232,11 @@ def on_page_content(html: str, page, config, files) -> str:
     if not isinstance(page.file, _GeneratedPage):
         return html
     html = _match_heading_ids(html, page.toc)
+    # long code lines scroll sideways: a keyboard user must be able to focus the cell to scroll it
+    html = html.replace(
+        '<div class="highlight-ipynb hl-python">',
+        '<div class="highlight-ipynb hl-python" tabindex="0">',
+    )
     html = _MERMAID_LOADER.sub("", _MATHJAX_CONFIG.sub("", _EXTERNAL_SCRIPT.sub("", html)))
     name = Path(page.file.src_uri).stem
     script_label, notebook_label, produced = DOWNLOAD_LABELS[_language(config)]
@@ -251,5 +256,17 @@ def on_page_content(html: str, page, config, files) -> str:
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 
 
+# Accessibility fixes to Material's markup (axe-core, tests/test_site_browser.py): the search
+# dialog needs a name, and the footer links' aria-label differs from their visible text.
+SEARCH_LABEL = {"zh": "搜索", "en": "Search"}
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog"'
+_FOOTER_LABEL = re.compile(
+    r'(class="md-footer__link md-footer__link--(?:prev|next)") aria-label="[^"]*"'
+)
+
+
 def on_post_page(output: str, page, config) -> str:
-    return _HEAD_ALTERNATE.sub("", output)
+    output = _HEAD_ALTERNATE.sub("", output)
+    label = SEARCH_LABEL.get(_language(config), "Search")
+    output = output.replace(_SEARCH_DIALOG, f'{_SEARCH_DIALOG} aria-label="{label}"')
+    return _FOOTER_LABEL.sub(r"\1", output)

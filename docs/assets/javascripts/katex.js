@@ -6,6 +6,10 @@ document.addEventListener("DOMContentLoaded", function () {
     const display = text.startsWith("\\[");
     katex.render(text.slice(2, -2), element, { displayMode: display, throwOnError: false });
   }
+  // A wide formula scrolls sideways on a phone: let the keyboard reach it too.
+  for (const block of document.querySelectorAll(".katex-display")) {
+    block.setAttribute("tabindex", "0");
+  }
   for (const notebook of document.querySelectorAll(".jupyter-wrapper")) {
     renderMathInElement(notebook, {
       delimiters: [
