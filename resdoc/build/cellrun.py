@@ -24,9 +24,8 @@ from pathlib import Path
 import nbformat
 
 from resdoc import publish
+from resdoc.build.notebooks import FIGURE_MIME
 from resdoc.build.script import read_cells
-
-FIGURE_MIME = "application/vnd.resdoc.figure+json"
 
 
 def _show_figure(outputs: list, record: dict) -> None:

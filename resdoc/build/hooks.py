@@ -228,9 +228,29 @@ def _match_heading_ids(html: str, toc) -> str:
     return _HEADING.sub(rename, html)
 
 
+# nbconvert inlines the same ~600 kB of notebook CSS into every example page: serve it once.
+_INLINE_STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
+NOTEBOOK_CSS = "assets/stylesheets/notebook.css"
+
+
+def _share_notebook_css(html: str, page, config) -> str:
+    css = "\n".join(
+        style.split(">", 1)[1].rsplit("</style>", 1)[0] for style in _INLINE_STYLE.findall(html)
+    )
+    if not css:
+        return html
+    path = Path(config.site_dir) / NOTEBOOK_CSS
+    if not path.exists() or path.read_text("utf-8") != css:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(css, "utf-8")
+    href = "../" * page.url.count("/") + NOTEBOOK_CSS
+    return f'<link rel="stylesheet" href="{href}">' + _INLINE_STYLE.sub("", html)
+
+
 def on_page_content(html: str, page, config, files) -> str:
     if not isinstance(page.file, _GeneratedPage):
         return html
+    html = _share_notebook_css(html, page, config)
     html = _match_heading_ids(html, page.toc)
     # long code lines scroll sideways: a keyboard user must be able to focus the cell to scroll it
     html = html.replace(

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import nbformat
 
-from resdoc.build.cellrun import FIGURE_MIME
+# The output a published figure leaves in the executed notebook; each language's page
+# replaces it by an <img> of that language's SVG.
+FIGURE_MIME = "application/vnd.resdoc.figure+json"
 
 
 def figure_html(record: dict, lang: str, src: str) -> str:
