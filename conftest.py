@@ -21,10 +21,12 @@ from sybil.parsers.abstract.doctest import DocTestStringParser
 from sybil.parsers.markdown import CodeBlockParser
 from sybil.parsers.rest import DocTestParser
 
+from resdoc.build.pages import snippet_text
+
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).parent
-INCLUDE = re.compile(r'^--8<--\s+"(?P<file>[^":]+)(?::(?P<section>[^"]+))?"\s*$')
+INCLUDE = re.compile(r'^--8<--\s+"(?P<target>[^"]+)"\s*$')
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -35,14 +37,7 @@ def expand_includes(source: str) -> str:
         match = INCLUDE.match(line.strip())
         if not match:
             raise ValueError(f"mixes snippet includes with code: {line!r}")
-        text = (ROOT / match["file"]).read_text("utf-8")
-        if match["section"]:
-            pattern = rf"--8<-- \[start:{re.escape(match['section'])}\]\n(.*?)\n[^\n]*--8<-- \[end:{re.escape(match['section'])}\]"
-            found = re.search(pattern, text, re.S)
-            if not found:
-                raise ValueError(f"{match['file']} has no section {match['section']!r}")
-            text = found[1]
-        parts.append(text)
+        parts.append(snippet_text(ROOT, match["target"]))
     return "\n".join(parts)
 
 

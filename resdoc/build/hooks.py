@@ -25,7 +25,7 @@ from mkdocs.structure.files import File, Files
 from resdoc.build.examples import Example, ExampleRunner
 from resdoc.build.notebooks import language_notebook, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results
-from resdoc.build.translations import behind, missing_twins
+from resdoc.build.translations import lagging_pages, missing_twins
 
 log = logging.getLogger("mkdocs.resdoc")
 
@@ -178,6 +178,7 @@ def on_files(files: Files, config) -> Files:
     problems = missing_twins(Path(config.docs_dir))
     if problems:
         raise PluginError("Every page needs both languages:\n" + "\n".join(problems))
+    _state["lagging"] = lagging_pages(Path(config.docs_dir))  # once per build, not once per page
     lang = _language(config)
     generated = _katex_files(config, _state["root"])
     for example in _state["examples"]:
@@ -192,7 +193,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = fill_results(markdown, page.file.src_uri, _state["results"])
     lang = _language(config)
     name = page.file.src_uri.removesuffix(".md").removesuffix(f".{lang}")
-    if page.file.src_uri.endswith(".md") and behind(Path(config.docs_dir), name) == lang:
+    if page.file.src_uri.endswith(".md") and _state["lagging"].get(name) == lang:
         title, _, body = markdown.partition("\n")  # the notice goes under the page title
         markdown = f"{title}\n\n{BEHIND_NOTICE[lang]}{body}"
     return markdown

@@ -44,15 +44,29 @@ def fill_results(markdown: str, page: str, results: dict[str, dict]) -> str:
     return PLACEHOLDER.sub(substitute, markdown)
 
 
+def snippet_text(base: Path, target: str) -> str:
+    """The code ``--8<-- "file[:section]"`` includes, read from ``base``.
+
+    Raises LookupError, saying why, when the file or the section does not exist.
+    """
+    file, _, section = target.partition(":")
+    path = base / file
+    if not path.is_file():
+        raise LookupError(f"no file {path}")
+    text = path.read_text("utf-8")
+    if not section:
+        return text
+    name = re.escape(section)
+    found = re.search(rf"--8<-- \[start:{name}\]\n(.*?)\n[^\n]*--8<-- \[end:{name}\]", text, re.S)
+    if not found:
+        raise LookupError(f"{file} has no section {section!r}")
+    return found[1]
+
+
 def check_snippets(markdown: str, page: str, base: Path) -> None:
     """Fail on a ``--8<-- "file[:section]"`` include whose file or section does not exist."""
     for match in SNIPPET.finditer(markdown):
-        target = match["path"]
-        file, _, section = target.partition(":")
-        path = base / file
-        if not path.is_file():
-            raise PageError(f"{page}: snippet {target!r} not found: no file {path}")
-        if section and f"[start:{section}]" not in path.read_text("utf-8"):
-            raise PageError(
-                f"{page}: snippet {target!r} not found: {file} has no section {section!r}"
-            )
+        try:
+            snippet_text(base, match["path"])
+        except LookupError as error:
+            raise PageError(f"{page}: snippet {match['path']!r} not found: {error}") from None

@@ -73,14 +73,23 @@ def load_record(docs: Path) -> dict:
     return json.loads(path.read_text("utf-8")) if path.exists() else {}
 
 
-def behind(docs: Path, page: str, record: dict | None = None) -> str | None:
-    """The language whose translation lags behind its twin, or None when they agree."""
-    record = load_record(docs) if record is None else record
-    files = pairs(docs).get(page, {})
-    if page not in record or set(files) != set(LANGUAGES):
+def _lagging(files: dict[str, Path], recorded: dict | None) -> str | None:
+    if recorded is None or set(files) != set(LANGUAGES):
         return "en"  # never recorded as translated: the source language is zh
-    changed = [lang for lang in LANGUAGES if _sha(files[lang]) != record[page][lang]]
+    changed = [lang for lang in LANGUAGES if _sha(files[lang]) != recorded[lang]]
     return LANGUAGES[1 - LANGUAGES.index(changed[0])] if len(changed) == 1 else None
+
+
+def behind(docs: Path, page: str) -> str | None:
+    """The language whose translation lags behind its twin, or None when they agree."""
+    return _lagging(pairs(docs).get(page, {}), load_record(docs).get(page))
+
+
+def lagging_pages(docs: Path) -> dict[str, str]:
+    """``{page: language that is behind}`` for the whole site, read in one pass."""
+    record = load_record(docs)
+    found = {page: _lagging(files, record.get(page)) for page, files in pairs(docs).items()}
+    return {page: lang for page, lang in found.items() if lang}
 
 
 def sync(docs: Path, pages: list[str]) -> None:
@@ -98,7 +107,7 @@ def check(docs: Path) -> list[str]:
         if set(files) != set(LANGUAGES):
             continue
         problems += structure_differences(files["zh"], files["en"])
-        lagging = behind(docs, page, record)
+        lagging = _lagging(files, record.get(page))
         if lagging:
             problems.append(
                 f"{files[lagging]}: translation is behind its twin "
