@@ -70,6 +70,17 @@ def test_link_to_a_missing_anchor_names_the_page(site):
     assert "index.zh.md" in result.stderr and "no-such-heading" in result.stderr
 
 
+def test_link_to_a_missing_heading_of_an_example_page_names_the_page(site):
+    page = site / "docs" / "index.en.md"
+    text = page.read_text("utf-8")
+    page.write_text(text + "\n[the example](examples/tiny.ipynb#tiny-example)\n", "utf-8")
+    assert build(site).returncode == 0  # the example's title is a heading it can link to
+    page.write_text(text + "\n[the example](examples/tiny.ipynb#no-such-part)\n", "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert "index.en.md" in result.stderr and "no-such-part" in result.stderr
+
+
 def test_page_without_its_twin_names_the_file(site):
     (site / "docs" / "extra.zh.md").write_text("# 只有中文\n", "utf-8")
     result = build(site)

@@ -1,16 +1,19 @@
 """MkDocs hooks of the resdoc site (``hooks:`` in mkdocs.yml).
 
+- ``on_config``: start jieba, the search index's Chinese segmenter, from the cache.
 - ``on_pre_build``: bring every example up to date (cached; see ``examples.py``).
 - ``on_files``: add what the build generates, for the language being built: KaTeX from
   ``node_modules``, the examples' figures, and one rendered page per example. This runs
   after mkdocs-static-i18n (priority -100), which would otherwise drop or mis-place them.
+- ``on_env``: keep Material's compiled templates between builds.
 - ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
-- ``on_page_content``: give example pages their download links; strip the CDN scripts
-  that mkdocs-jupyter adds (MathJax, mermaid): the site loads nothing from outside.
+- ``on_pre_page``: example pages show mkdocs-jupyter's HTML of their notebook, with
+  download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import posixpath
@@ -18,10 +21,14 @@ import re
 from importlib import metadata
 from pathlib import Path
 
+import jieba
+import jinja2
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
 
+from resdoc.build import example_pages, segmenter
 from resdoc.build.examples import Example, ExampleRunner
 from resdoc.build.notebooks import language_notebook, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results
@@ -36,19 +43,6 @@ BEHIND_NOTICE = {
     "en": '!!! warning "This translation may be behind"\n    The Chinese original of this page changed after '
     "this translation was last updated; recent changes may be missing here.\n\n",
 }
-DOWNLOAD_LABELS = {
-    "zh": (
-        "下载脚本",
-        "下载 notebook",
-        "本页由构建时运行 {script} 生成：代码、输出和图都来自那一次运行。",
-    ),
-    "en": (
-        "Download the script",
-        "Download the notebook",
-        "This page was produced by running {script} at build time: code, output and figures come from that run.",
-    ),
-}
-
 _state: dict = {}
 
 
@@ -67,27 +61,44 @@ def _prefix(config, lang: str) -> str:
     return "" if lang == default else f"{lang}/"
 
 
+def _cache(config) -> Path:
+    return Path(os.environ.get("RESDOC_CACHE_DIR") or _root(config) / ".cache" / "resdoc")
+
+
+@event_priority(100)  # before the search plugin starts jieba
+def on_config(config):
+    segmenter.start(jieba.dt, _cache(config))
+    return config
+
+
 def on_pre_build(config) -> None:
     root = _root(config)
-    cache = Path(os.environ.get("RESDOC_CACHE_DIR") or root / ".cache" / "resdoc")
+    cache = _cache(config)
     runner = ExampleRunner(root, cache / "examples")
     examples, executed = runner.run_all()
     for example in executed:
         log.info("resdoc: ran example %s", example.script)
-    _state.update(root=root, examples=examples, results={e.name: e.results() for e in examples})
-    # mkdocs-jupyter evicts every cached page it did not render in this build; with one build
-    # per language, each language would evict the other's: one folder per language. Its key
-    # is the notebook and its options only, so the renderer's versions name the folder.
-    jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is not None:
-        renderer = "-".join(metadata.version(name) for name in ("mkdocs-jupyter", "nbconvert"))
-        jupyter.config["cache_dir"] = str(
-            cache / "mkdocs-jupyter" / f"{_language(config)}-{renderer}"
-        )
+    _state.update(
+        root=root,
+        cache=cache,
+        examples=examples,
+        results={e.name: e.results() for e in examples},
+    )
+
+
+def on_env(env, config, files):
+    # Compiling Material's templates costs each language's pass a few tenths of a second;
+    # Jinja checks each cached template against its source. Compiled code depends on the
+    # template engine, so their versions name the folder.
+    versions = "-".join(metadata.version(name) for name in ("jinja2", "mkdocs", "mkdocs-material"))
+    folder = _state["cache"] / "templates" / versions
+    folder.mkdir(parents=True, exist_ok=True)
+    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+    return env
 
 
 class _GeneratedPage(File):
-    """A page rendered by mkdocs-jupyter from a notebook the build made."""
+    """A page rendered by mkdocs-jupyter from a notebook the build made (see on_pre_page)."""
 
     def is_documentation_page(self) -> bool:
         return True
@@ -199,75 +210,31 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return markdown
 
 
-_EXTERNAL_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.S)
-_MATHJAX_CONFIG = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
-# nbconvert's mermaid loader imports mermaid from a CDN when a notebook has diagrams; ours have none.
-_MERMAID_LOADER = re.compile(
-    r"<script type=\"module\">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>", re.S
-)
-
-
-def _toc_ids(items) -> list[str]:
-    return [id_ for item in items for id_ in [item.id, *_toc_ids(item.children)]]
-
-
-_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)</h\1>', re.S)
-
-
-def _match_heading_ids(html: str, toc) -> str:
-    """nbconvert drops Chinese from heading ids (leaving id=""), while the page's table of
-    contents links to python-markdown's ids: give the headings, in order, the TOC's ids."""
-    ids = iter(_toc_ids(toc))
-
-    def rename(match: re.Match) -> str:
-        id_ = next(ids, None)
-        if id_ is None:
-            return match[0]
-        inner = re.sub(r'(class="anchor-link" href=")#[^"]*"', rf'\1#{id_}"', match[2])
-        return f'<h{match[1]} id="{id_}">{inner}</h{match[1]}>'
-
-    return _HEADING.sub(rename, html)
-
-
-# nbconvert inlines the same ~600 kB of notebook CSS into every example page: serve it once.
-_INLINE_STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
 NOTEBOOK_CSS = "assets/stylesheets/notebook.css"
 
 
-def _share_notebook_css(html: str, page, config) -> str:
-    css = "\n".join(
-        style.split(">", 1)[1].rsplit("</style>", 1)[0] for style in _INLINE_STYLE.findall(html)
-    )
-    if not css:
-        return html
-    path = Path(config.site_dir) / NOTEBOOK_CSS
-    if not path.exists() or path.read_text("utf-8") != css:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(css, "utf-8")
-    href = "../" * page.url.count("/") + NOTEBOOK_CSS
-    return f'<link rel="stylesheet" href="{href}">' + _INLINE_STYLE.sub("", html)
+def on_pre_page(page, config, files):
+    if isinstance(page.file, _GeneratedPage):
+        # mkdocs-jupyter's HTML replaces Markdown rendering for this page, as its plugin does
+        page.render = functools.partial(_render_example_page, page)
+    return page
 
 
-def on_page_content(html: str, page, config, files) -> str:
-    if not isinstance(page.file, _GeneratedPage):
-        return html
-    html = _share_notebook_css(html, page, config)
-    html = _match_heading_ids(html, page.toc)
-    # long code lines scroll sideways: a keyboard user must be able to focus the cell to scroll it
-    html = html.replace(
-        '<div class="highlight-ipynb hl-python">',
-        '<div class="highlight-ipynb hl-python" tabindex="0">',
-    )
-    html = _MERMAID_LOADER.sub("", _MATHJAX_CONFIG.sub("", _EXTERNAL_SCRIPT.sub("", html)))
+def _render_example_page(page, config, files) -> None:
+    rendered = example_pages.render(Path(page.file.abs_src_path))
+    page.toc = get_toc(rendered.toc_tokens)
+    page.title = rendered.title or page.title
+    # page_body gives the headings these ids; strict builds check links to them
+    page.present_anchor_ids = set(example_pages.heading_ids(page.toc))
+    html, css = example_pages.split_styles(rendered.html)
+    if css:
+        path = Path(config.site_dir) / NOTEBOOK_CSS
+        if not path.exists() or path.read_text("utf-8") != css:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(css, "utf-8")
+    css_href = "../" * page.url.count("/") + NOTEBOOK_CSS if css else None
     name = Path(page.file.src_uri).stem
-    script_label, notebook_label, produced = DOWNLOAD_LABELS[_language(config)]
-    bar = (
-        '<p class="resdoc-downloads">'
-        f'<a class="md-button" href="{name}.py" download>{script_label} ({name}.py)</a> '
-        f'<a class="md-button" href="{name}.ipynb" download>{notebook_label} ({name}.ipynb)</a>'
-        f"<br><small>{produced.format(script=f'<code>examples/{name}.py</code>')}</small></p>"
-    )
-    return bar + html
+    page.content = example_pages.page_body(html, page.toc, name, _language(config), css_href)
 
 
 # Material fetches "sitemap.xml" next to every <link rel="alternate"> in the page head to map
@@ -287,7 +254,8 @@ _FOOTER_LABEL = re.compile(
 
 
 def on_post_page(output: str, page, config) -> str:
-    output = _HEAD_ALTERNATE.sub("", output)
+    head, end_of_head, body = output.partition("</head>")
+    output = _HEAD_ALTERNATE.sub("", head) + end_of_head + body
     label = SEARCH_LABEL.get(_language(config), "Search")
     output = output.replace(_SEARCH_DIALOG, f'{_SEARCH_DIALOG} aria-label="{label}"')
     return _FOOTER_LABEL.sub(r"\1", output)

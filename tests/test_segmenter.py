@@ -1,0 +1,29 @@
+"""jieba started from the build's pickle segments exactly as jieba started on its own."""
+
+import jieba
+
+from resdoc.build import segmenter
+
+TEXT = "残差连接让梯度沿快捷路径直接流回浅层，缓解了深层网络的退化问题。"
+
+
+def test_same_dictionary_and_words_as_jiebas_own_start(tmp_path):
+    own = jieba.Tokenizer()
+    own.initialize()
+    first, second = jieba.Tokenizer(), jieba.Tokenizer()
+    segmenter.start(first, tmp_path)  # makes the pickle
+    [pickle] = tmp_path.glob("jieba-*.pickle")
+    segmenter.start(second, tmp_path)  # reads it
+    for started in (first, second):
+        assert started.initialized
+        assert started.total == own.total and started.FREQ == own.FREQ
+        assert list(started.cut(TEXT)) == list(own.cut(TEXT))
+    assert len(list(own.cut(TEXT))) > 5
+
+
+def test_a_tokenizer_with_its_own_dictionary_is_left_to_jieba(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("残差 10\n", "utf-8")
+    custom = jieba.Tokenizer(str(words))
+    segmenter.start(custom, tmp_path)
+    assert not custom.initialized and not list(tmp_path.glob("jieba-*.pickle"))
