@@ -9,6 +9,7 @@ options and the renderer's versions.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -17,7 +18,6 @@ from importlib import metadata
 from pathlib import Path
 
 import markdown
-import nbformat
 
 RENDERER = ("mkdocs-jupyter", "nbconvert", "pygments")
 # mkdocs-jupyter's own defaults, as its plugin passes them (it gives "" where nb2html has others)
@@ -31,19 +31,24 @@ class RenderedNotebook:
     title: str | None
 
 
+@functools.cache  # looking a version up scans every installed package
+def _renderer_versions() -> str:
+    return "".join(f"{name}={metadata.version(name)}\n" for name in RENDERER)
+
+
 def _key(notebook: Path) -> str:
     digest = hashlib.sha256(notebook.read_bytes())
-    for name in RENDERER:
-        digest.update(f"{name}={metadata.version(name)}\n".encode())
+    digest.update(_renderer_versions().encode())
     digest.update(repr(sorted(CONVERTER_OPTIONS.items())).encode())
     return digest.hexdigest()
 
 
 def _headings(notebook: Path) -> tuple[list, str | None]:
     """The table of contents of the notebook's Markdown cells (headings live only there)."""
-    cells = nbformat.read(notebook, as_version=4).cells
+    cells = json.loads(notebook.read_text("utf-8"))["cells"]
+    sources = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown"]
     md = markdown.Markdown(extensions=["toc"])
-    md.convert("\n\n".join(cell.source for cell in cells if cell.cell_type == "markdown"))
+    md.convert("\n\n".join(sources))
     title = next((token["name"] for token in md.toc_tokens if token["level"] == 1), None)
     return md.toc_tokens, title
 
