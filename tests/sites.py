@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from mkdocs.utils.yaml import yaml_load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,7 @@ def copy_project(dest: Path, with_content: bool = True) -> Path:
 def tiny_site(dest: Path) -> Path:
     """A two-page, one-example site built with the real configuration and hooks."""
     copy_project(dest, with_content=False)
-    config = yaml.safe_load((dest / "mkdocs.yml").read_text("utf-8"))
+    config = yaml_load((dest / "mkdocs.yml").read_text("utf-8"))  # MkDocs' loader knows !ENV
     config["nav"] = ["index.md", "examples/tiny.ipynb"]
     (dest / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
     (dest / "docs").mkdir()
@@ -72,14 +73,20 @@ def tiny_site(dest: Path) -> Path:
     return dest
 
 
-def build(project: Path, cache: Path | None = None) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` in ``project``; the cache defaults to ``project/.cache``."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", NO_MKDOCS_2_WARNING="1")
+def build(
+    project: Path, cache: Path | None = None, site_url: str | None = None, site_dir: str = "site"
+) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` in ``project`` into ``site_dir``; the cache defaults to
+    ``project/.cache``. ``site_url`` is the published address (RESDOC_SITE_URL), unset by default."""
+    env = {name: value for name, value in os.environ.items() if name != "RESDOC_SITE_URL"}
+    env.update(OMP_NUM_THREADS="1", NO_MKDOCS_2_WARNING="1")
     if cache is not None:
         env["RESDOC_CACHE_DIR"] = str(cache)
+    if site_url is not None:
+        env["RESDOC_SITE_URL"] = site_url
     env["PYTHONPATH"] = str(project)  # the copy's resdoc, not the installed one
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", site_dir],
         cwd=project,
         env=env,
         capture_output=True,

@@ -72,6 +72,22 @@ def test_no_placeholder_left_and_numbers_filled(project):
     assert re.search(r"depth=20 with_residual grad_norm=\d+\.\d{4}", seed_output)
 
 
+def test_published_address_comes_from_the_environment(project):
+    """The Pages workflow sets RESDOC_SITE_URL; a local build names no address at all."""
+    assert 'rel="canonical"' not in html(project, "chapters/01-shortcut/index.html")
+    result = build(project, site_url="https://example.test/resdoc/", site_dir="published")
+    assert result.returncode == 0, result.stderr
+    page = (project / "published" / "en" / "chapters" / "01-shortcut" / "index.html").read_text(
+        "utf-8"
+    )
+    canonical = "https://example.test/resdoc/en/chapters/01-shortcut/"
+    assert f'<link rel="canonical" href="{canonical}">' in page
+    sitemap = (project / "published" / "sitemap.xml").read_text("utf-8")
+    assert f"<loc>{canonical}</loc>" in sitemap
+    # the language switcher stays relative: the site works under the address's sub-path
+    assert '<a href="../../../chapters/01-shortcut/" hreflang="zh"' in page
+
+
 def test_pages_request_nothing_outside_the_site(project):
     fetched = "script[src], img[src], iframe[src], source[src], link[href]:not([rel=canonical])"
     for page in (project / "site").rglob("*.html"):

@@ -2,8 +2,9 @@
 
 No console error or failed request, nothing requested from outside the site, every formula
 typeset by KaTeX, every image loaded with alt text, a language switcher that leads to the
-same page in the other language, no serious accessibility violation (axe-core), and a search
-that finds Chinese words from the middle of a sentence.
+same page in the other language, no serious accessibility violation (axe-core) on a desktop
+or a phone screen, two-panel figures legible on a phone, and a search that finds Chinese words
+from the middle of a sentence.
 """
 
 from __future__ import annotations
@@ -118,9 +119,14 @@ def test_figures_have_alt_text_in_their_own_language(open_page, url):
         )
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
 @pytest.mark.parametrize("url", page_urls())
-def test_no_serious_accessibility_violation(open_page, url):
-    page, _ = open_page(url)
+def test_no_serious_accessibility_violation(open_page, url, screen):
+    page, _ = open_page(url, **(PHONE if screen == "phone" else DESKTOP))
     page.add_script_tag(path=str(AXE))
     violations = page.evaluate(
         """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
@@ -148,3 +154,19 @@ def test_search_finds_words(open_page, server, url, query, expected):
     links = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
     assert any(link.startswith(server + expected) for link in links), links[:10]
     assert watch.errors == []
+
+
+WIDE_FIGURES = """() => [...document.querySelectorAll('.md-content img.resdoc-wide')].map(img => [
+    img.getBoundingClientRect().width, img.parentElement.clientWidth, img.parentElement.scrollWidth])"""
+
+
+@pytest.mark.parametrize("url", ["chapters/03-gradient-flow/", "en/examples/03-gradient-flow/"])
+def test_two_panel_figures_scroll_on_a_phone_and_fit_on_a_desktop(open_page, url):
+    page, _ = open_page(url, **PHONE)
+    on_phone = page.evaluate(WIDE_FIGURES)
+    assert on_phone, f"{url}: no wide figure"
+    for width, shown, scrolls in on_phone:
+        assert width >= 600 and scrolls > shown  # readable width, the rest a swipe away
+    page, _ = open_page(url, **DESKTOP)
+    for width, shown, scrolls in page.evaluate(WIDE_FIGURES):
+        assert width <= shown and scrolls <= shown

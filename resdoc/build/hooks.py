@@ -6,9 +6,12 @@
   ``node_modules``, the examples' figures, and one rendered page per example. This runs
   after mkdocs-static-i18n (priority -100), which would otherwise drop or mis-place them.
 - ``on_env``: keep Material's compiled templates between builds.
-- ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
 - ``on_pre_page``: example pages show mkdocs-jupyter's HTML of their notebook, with
   download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
+- ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
+- ``on_page_content``: figures get their size; wide ones scroll on phones (``figures.py``).
+- ``on_post_page``: small fixes to Material's markup (requests that 404, accessibility).
+- ``on_post_build``: no sitemap unless the published address (RESDOC_SITE_URL) is known.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from resdoc.build import example_pages, segmenter
+from resdoc.build import example_pages, figures, segmenter
 from resdoc.build.examples import Example, ExampleRunner
 from resdoc.build.notebooks import language_notebook, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results
@@ -235,6 +238,22 @@ def _render_example_page(page, config, files) -> None:
     css_href = "../" * page.url.count("/") + NOTEBOOK_CSS if css else None
     name = Path(page.file.src_uri).stem
     page.content = example_pages.page_body(html, page.toc, name, _language(config), css_href)
+
+
+def on_post_build(config) -> None:
+    # A sitemap lists absolute addresses ("None/explorer/" without one): a local build,
+    # which does not know where the site will be published, leaves it out.
+    if not config.site_url:
+        for name in ("sitemap.xml", "sitemap.xml.gz"):
+            (Path(config.site_dir) / name).unlink(missing_ok=True)
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    def figure_path(uri: str) -> Path | None:
+        file = files.get_file_from_path(uri)
+        return Path(file.abs_src_path) if file is not None else None
+
+    return figures.size_figures(html, figure_path)
 
 
 # Material fetches "sitemap.xml" next to every <link rel="alternate"> in the page head to map
