@@ -27,3 +27,13 @@ def test_a_tokenizer_with_its_own_dictionary_is_left_to_jieba(tmp_path):
     custom = jieba.Tokenizer(str(words))
     segmenter.start(custom, tmp_path)
     assert not custom.initialized and not list(tmp_path.glob("jieba-*.pickle"))
+
+
+def test_a_damaged_pickle_is_made_again(tmp_path):
+    segmenter.start(jieba.Tokenizer(), tmp_path)
+    [pickle] = tmp_path.glob("jieba-*.pickle")
+    good = pickle.read_bytes()
+    pickle.write_bytes(good[: len(good) // 2])
+    again = jieba.Tokenizer()
+    segmenter.start(again, tmp_path)
+    assert again.initialized and pickle.read_bytes() == good

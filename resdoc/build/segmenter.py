@@ -29,10 +29,12 @@ def start(tokenizer: jieba.Tokenizer, cache: Path) -> None:
         return
     # the bundled dictionary ships inside the package, so its version names it
     path = cache / f"jieba-{metadata.version('jieba')}-prefix-dict.pickle"
-    if path.exists():
+    try:
         tokenizer.FREQ, tokenizer.total = pickle.loads(path.read_bytes())
         tokenizer.initialized = True
         return
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        pass  # not made yet, or damaged: made again below
     tokenizer.initialize()
     cache.mkdir(parents=True, exist_ok=True)
     # written whole, then renamed: a build running beside this one never reads half a file
