@@ -84,6 +84,10 @@ def test_published_address_comes_from_the_environment(project):
     assert f'<link rel="canonical" href="{canonical}">' in page
     sitemap = (project / "published" / "sitemap.xml").read_text("utf-8")
     assert f"<loc>{canonical}</loc>" in sitemap
+    for name in examples(project):  # example pages too, each with its twin
+        zh, en = (f"https://example.test/resdoc/{prefix}examples/{name}/" for prefix in ("", "en/"))
+        assert f"<loc>{zh}</loc>" in sitemap and f"<loc>{en}</loc>" in sitemap
+        assert f'<xhtml:link rel="alternate" hreflang="en" href="{en}"/>' in sitemap
     # the language switcher stays relative: the site works under the address's sub-path
     assert '<a href="../../../chapters/01-shortcut/" hreflang="zh"' in page
 

@@ -108,6 +108,10 @@ class _GeneratedPage(File):
 
 
 class _Alternate:
+    """The twin of an example page, as the language switcher and the sitemap read it."""
+
+    page = None  # the twin is built in the other language's pass
+
     def __init__(self, url: str):
         self.url = url
 
@@ -199,6 +203,11 @@ def on_files(files: Files, config) -> Files:
         generated += _example_files(config, example, lang)
     for file in generated:
         files.append(file)
+    # mkdocs-static-i18n writes the sitemap from the pages it saw in its own on_files
+    i18n = config.plugins.get("i18n")
+    if i18n is not None:
+        pages = [file for file in generated if isinstance(file, _GeneratedPage)]
+        i18n.i18n_files_per_language[lang].extend(pages)
     return files
 
 
