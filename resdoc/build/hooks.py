@@ -33,7 +33,7 @@ from mkdocs.structure.toc import get_toc
 
 from resdoc.build import example_pages, figures, segmenter
 from resdoc.build.examples import Example, ExampleRunner
-from resdoc.build.notebooks import language_notebook, write_if_changed
+from resdoc.build.notebooks import language_notebook, notebook_text, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results
 from resdoc.build.translations import lagging_pages, missing_twins
 
@@ -86,6 +86,7 @@ def on_pre_build(config) -> None:
         cache=cache,
         examples=examples,
         results={e.name: e.results() for e in examples},
+        notebook_css=None,  # the notebook CSS this pass has written into its site
     )
 
 
@@ -156,7 +157,7 @@ def _example_files(config, example: Example, lang: str) -> list[File]:
         return posixpath.relpath(f"figures/{example_name}/{name}.svg", page_dir)
 
     notebook = write_if_changed(
-        language_notebook(example.output / "notebook.ipynb", lang, figure_src),
+        notebook_text(language_notebook(example.output / "notebook.ipynb", lang, figure_src)),
         example.output / f"page.{lang}.ipynb",
     )
     page = _file(
@@ -239,11 +240,9 @@ def _render_example_page(page, config, files) -> None:
     # page_body gives the headings these ids; strict builds check links to them
     page.present_anchor_ids = set(example_pages.heading_ids(page.toc))
     html, css = example_pages.split_styles(rendered.html)
-    if css:
-        path = Path(config.site_dir) / NOTEBOOK_CSS
-        if not path.exists() or path.read_text("utf-8") != css:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(css, "utf-8")
+    if css and css != _state["notebook_css"]:  # the same for every page: checked once a pass
+        write_if_changed(css, Path(config.site_dir) / NOTEBOOK_CSS)
+        _state["notebook_css"] = css
     css_href = "../" * page.url.count("/") + NOTEBOOK_CSS if css else None
     name = Path(page.file.src_uri).stem
     page.content = example_pages.page_body(html, page.toc, name, _language(config), css_href)
@@ -251,7 +250,9 @@ def _render_example_page(page, config, files) -> None:
 
 def on_post_build(config) -> None:
     # A sitemap lists absolute addresses ("None/explorer/" without one): a local build,
-    # which does not know where the site will be published, leaves it out.
+    # which does not know where the site will be published, leaves it out. It is deleted
+    # after the build because taking it out of the theme's static templates makes MkDocs
+    # copy the raw Jinja template in its place.
     if not config.site_url:
         for name in ("sitemap.xml", "sitemap.xml.gz"):
             (Path(config.site_dir) / name).unlink(missing_ok=True)

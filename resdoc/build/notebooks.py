@@ -42,10 +42,14 @@ def language_notebook(executed: Path, lang: str, figure_src) -> dict:
     return notebook
 
 
-def write_if_changed(notebook: dict, path: Path) -> Path:
-    """Write ``notebook`` unless the file already holds it: unchanged bytes keep caches warm."""
+def notebook_text(notebook: dict) -> str:
     # nbformat's own layout, so the file reads as if nbformat had written it
-    text = json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_if_changed(text: str, path: Path) -> Path:
+    """Write ``text`` unless the file already holds it: unchanged files keep caches warm."""
     if not path.exists() or path.read_text("utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
     return path
