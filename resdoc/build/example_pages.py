@@ -9,15 +9,15 @@ options and the renderer's versions.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass
-from importlib import metadata
 from pathlib import Path
 
 import markdown
+
+from resdoc.build.examples import installed_versions
 
 RENDERER = ("mkdocs-jupyter", "nbconvert", "pygments")
 # mkdocs-jupyter's own defaults, as its plugin passes them (it gives "" where nb2html has others)
@@ -31,14 +31,9 @@ class RenderedNotebook:
     title: str | None
 
 
-@functools.cache  # looking a version up scans every installed package
-def _renderer_versions() -> str:
-    return "".join(f"{name}={metadata.version(name)}\n" for name in RENDERER)
-
-
 def _key(notebook: Path) -> str:
     digest = hashlib.sha256(notebook.read_bytes())
-    digest.update(_renderer_versions().encode())
+    digest.update(repr(installed_versions(RENDERER)).encode())
     digest.update(repr(sorted(CONVERTER_OPTIONS.items())).encode())
     return digest.hexdigest()
 

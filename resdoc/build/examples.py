@@ -12,6 +12,7 @@ A failing example leaves no output behind, so nothing stale can be shown in its 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -56,16 +57,23 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@functools.cache  # looking a version up scans every installed package
+def installed_versions(names: tuple[str, ...]) -> dict[str, str]:
+    """The installed version of each package named ("missing" when it is not installed)."""
+    versions = {}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "missing"
+    return versions
+
+
 def environment_key(root: Path) -> str:
     """Python's version plus the installed version of every dependency pinned in pyproject.toml."""
     project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
     names = sorted(spec.split("==")[0].strip() for spec in project["dependencies"])
-    versions = []
-    for name in names:
-        try:
-            versions.append(f"{name}=={metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            versions.append(f"{name}==missing")
+    versions = [f"{name}=={version}" for name, version in installed_versions(tuple(names)).items()]
     return _sha("\n".join([sys.version, *versions]).encode())
 
 

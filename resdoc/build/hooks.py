@@ -21,7 +21,6 @@ import logging
 import os
 import posixpath
 import re
-from importlib import metadata
 from pathlib import Path
 
 import jieba
@@ -32,7 +31,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
 from resdoc.build import example_pages, figures, segmenter
-from resdoc.build.examples import Example, ExampleRunner
+from resdoc.build.examples import Example, ExampleRunner, installed_versions
 from resdoc.build.notebooks import language_notebook, notebook_text, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results
 from resdoc.build.translations import lagging_pages, missing_twins
@@ -94,7 +93,7 @@ def on_env(env, config, files):
     # Compiling Material's templates costs each language's pass a few tenths of a second;
     # Jinja checks each cached template against its source. Compiled code depends on the
     # template engine, so their versions name the folder.
-    versions = "-".join(metadata.version(name) for name in ("jinja2", "mkdocs", "mkdocs-material"))
+    versions = "-".join(installed_versions(("jinja2", "mkdocs", "mkdocs-material")).values())
     folder = _state["cache"] / "templates" / versions
     folder.mkdir(parents=True, exist_ok=True)
     env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))

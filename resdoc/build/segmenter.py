@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import pickle
 import tempfile
-from importlib import metadata
 from pathlib import Path
 
 import jieba
+
+from resdoc.build.examples import installed_versions
 
 
 def start(tokenizer: jieba.Tokenizer, cache: Path) -> None:
@@ -28,7 +29,8 @@ def start(tokenizer: jieba.Tokenizer, cache: Path) -> None:
     if tokenizer.initialized or tokenizer.dictionary is not None:
         return
     # the bundled dictionary ships inside the package, so its version names it
-    path = cache / f"jieba-{metadata.version('jieba')}-prefix-dict.pickle"
+    version = installed_versions(("jieba",))["jieba"]
+    path = cache / f"jieba-{version}-prefix-dict.pickle"
     try:
         tokenizer.FREQ, tokenizer.total = pickle.loads(path.read_bytes())
         tokenizer.initialized = True
