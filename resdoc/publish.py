@@ -1,8 +1,14 @@
-"""What an example hands to the site: figures and numbers.
+"""What an example hands to the site: figures, numbers and the claims it checked.
 
-An example calls :func:`figure` and :func:`number` (or :func:`text`); the docs build
-embeds them in the pages, where Markdown refers to them as
-``![alt](../figures/<example>/<name>.svg)`` and ``{{ result:<example>/<key> }}``.
+An example calls :func:`figure`, :func:`number` (or :func:`text`) and :func:`claim`; the docs
+build embeds them in the pages, where Markdown refers to them as
+``![alt](../figures/<example>/<name>.svg)``, ``{{ result:<example>/<key> }}`` and
+``{{ claim:<example>/<key> }}``.
+
+A claim is a sentence that interprets measured numbers ("the plain net's error grows with
+depth"), written next to the condition that makes it true. If the condition does not hold,
+the example stops at the claim's line, so the build fails and the sentence is never published
+beside numbers that contradict it.
 
 Outputs go to ``$RESDOC_OUTPUT_DIR`` (set by the build), or to
 ``build/examples/<example>/`` when a script is run by hand.
@@ -13,8 +19,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from resdoc.style import LANGUAGES, Translator, render_svg
@@ -63,22 +71,126 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
         hook(record)
 
 
-def _store(key: str, value: object, text: str) -> None:
+def _load(name: str) -> dict:
+    path = output_dir() / name
+    return json.loads(path.read_text("utf-8")) if path.exists() else {}
+
+
+def _save(name: str, data: dict) -> None:
+    text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
+    (output_dir() / name).write_text(text, "utf-8")
+
+
+def _store(key: str, record: dict) -> None:
     _check_name("result", key)
-    path = output_dir() / "results.json"
-    results = json.loads(path.read_text("utf-8")) if path.exists() else {}
-    results[key] = {"value": value, "text": text}
-    path.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True), "utf-8")
+    results = _load("results.json")
+    results[key] = record
+    _save("results.json", results)
 
 
-def number(key: str, value: float, fmt: str = "{:.4g}") -> str:
-    """Record a number for the prose, shown as ``fmt.format(value)``; returns that text."""
+def _seed_list(seeds: Iterable[int] | None) -> list[int] | None:
+    return None if seeds is None else [int(seed) for seed in seeds]
+
+
+def number(
+    key: str, value: float, fmt: str = "{:.4g}", seeds: Iterable[int] | None = None
+) -> str:
+    """Record a number for the prose, shown as ``fmt.format(value)``; returns that text.
+
+    ``seeds``: the random seeds the number was aggregated over (shown to readers beside it).
+    """
     text = fmt.format(value)
-    _store(key, float(value), text)
+    _store(key, {"value": float(value), "text": text, "seeds": _seed_list(seeds)})
     return text
 
 
-def text(key: str, value: str) -> str:
+def text(key: str, value: str, seeds: Iterable[int] | None = None) -> str:
     """Record a piece of text (e.g. printed output) for the prose; returns it."""
-    _store(key, value, value)
+    _store(key, {"value": value, "text": value, "seeds": _seed_list(seeds)})
     return value
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One quantity measured once per seed."""
+
+    values: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values)
+
+    @property
+    def low(self) -> float:
+        return min(self.values)
+
+    @property
+    def high(self) -> float:
+        return max(self.values)
+
+
+def spread(key: str, values: Iterable[float], seeds: Iterable[int], fmt: str = "{:.3g}") -> Spread:
+    """Record a quantity measured once per seed: ``<key>`` is its median, ``<key>_min`` and
+    ``<key>_max`` its range, ``<key>_spread`` the text "median (min–max)". Returns the values.
+    """
+    values = tuple(float(value) for value in values)
+    seeds = _seed_list(seeds)
+    if len(values) != len(seeds):
+        raise ValueError(f"{key!r}: {len(values)} values for {len(seeds)} seeds")
+    measured = Spread(values)
+    middle = number(key, measured.median, fmt, seeds)
+    low = number(f"{key}_min", measured.low, fmt, seeds)
+    high = number(f"{key}_max", measured.high, fmt, seeds)
+    text(f"{key}_spread", f"{middle} ({low}–{high})", seeds)
+    return measured
+
+
+class ClaimFailed(AssertionError):
+    """A claim's condition does not hold for the numbers this run measured."""
+
+
+_OWN_RESULT = re.compile(r"\{\{\s*([a-z0-9][a-z0-9_.-]*)\s*\}\}")
+
+
+def claim(key: str, holds: bool, zh: str, en: str, evidence: str = "") -> tuple[str, str]:
+    """Check a sentence that interprets measured results, then record it for the pages.
+
+    ``holds`` is the condition, computed from the numbers (use aggregates over seeds, with a
+    margin a change of machine cannot cross). ``zh`` and ``en`` are the sentence; inside it,
+    ``{{ key }}`` shows a number this example already recorded (with its provenance marker).
+    ``evidence`` says, in words and numbers, what was compared: it is printed if the claim fails.
+
+    Pages show the sentence with ``{{ claim:<example>/<key> }}``. Returns ``(zh, en)`` with the
+    numbers filled in as plain text, for figure alt texts.
+
+    Raises :class:`ClaimFailed` when ``holds`` is false: the example stops at this line and
+    the build fails, naming the claim.
+    """
+    _check_name("claim", key)
+    if not _is_boolean(holds):  # a tuple or a number would always pass
+        raise TypeError(f"claim {key!r}: the condition must be a bool, not {type(holds).__name__}")
+    if not bool(holds):
+        detail = f" ({evidence})" if evidence else ""
+        raise ClaimFailed(f"claim {key!r} does not hold{detail}: {en!r}")
+    results = _load("results.json")
+
+    def resolve(sentence: str, markup: bool) -> str:
+        def substitute(match: re.Match) -> str:
+            name = match[1]
+            if name not in results or "claim" in results[name]:
+                raise KeyError(f"claim {key!r} shows {{{{ {name} }}}}, which is not recorded yet")
+            if markup:
+                return f"{{{{ result:{example_name()}/{name} }}}}"
+            return results[name]["text"]
+
+        return _OWN_RESULT.sub(substitute, sentence)
+
+    sentences = {"zh": resolve(zh, True), "en": resolve(en, True)}
+    _store(key, {"claim": sentences, "evidence": evidence})
+    return resolve(zh, False), resolve(en, False)
+
+
+def _is_boolean(value: object) -> bool:
+    """True for a bool, and for a numpy or torch boolean scalar (what comparisons give)."""
+    dtype = str(getattr(value, "dtype", ""))
+    return isinstance(value, bool) or (dtype in ("bool", "torch.bool") and value.ndim == 0)

@@ -37,11 +37,20 @@ def draw(tr):
 ANSWER = 42
 publish.number("answer", ANSWER, "{:d}")
 publish.figure("line", draw, alt=("一条线", "a line"))
+publish.claim(
+    "positive",
+    ANSWER > 0,
+    zh="答案 {{ answer }} 是正数",
+    en="the answer, {{ answer }}, is positive",
+    evidence=f"answer = {ANSWER}",
+)
 '''
 
 TINY_PAGE = {
-    "zh": "# 首页\n\n答案是 {{ result:tiny/answer }}。\n\n![一条线](figures/tiny/line.svg)\n",
-    "en": "# Home\n\nThe answer is {{ result:tiny/answer }}.\n\n![a line](figures/tiny/line.svg)\n",
+    "zh": "# 首页\n\n答案是 {{ result:tiny/answer }}。{{ claim:tiny/positive }}。\n\n"
+    "![一条线](figures/tiny/line.svg)\n",
+    "en": "# Home\n\nThe answer is {{ result:tiny/answer }}. {{ claim:tiny/positive }}.\n\n"
+    "![a line](figures/tiny/line.svg)\n",
 }
 
 

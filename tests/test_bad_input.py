@@ -1,6 +1,9 @@
 """Bad input fails the build with a message naming the file, and leaves nothing stale."""
 
+from pathlib import Path
+
 import pytest
+from bs4 import BeautifulSoup
 
 from tests.sites import build, tiny_site
 
@@ -16,9 +19,47 @@ def site(tmp_path):
     return project
 
 
-def test_tiny_site_builds_with_its_number_and_figure(site):
-    assert "答案是 42" in (site / "site" / "index.html").read_text("utf-8")
-    assert "The answer is 42" in (site / "site" / "en" / "index.html").read_text("utf-8")
+def _paragraph(page: Path):
+    return BeautifulSoup(page.read_text("utf-8"), "html.parser").select_one("article > p")
+
+
+def test_tiny_site_builds_with_its_number_claim_and_figure(site):
+    zh = _paragraph(site / "site" / "index.html")
+    en = _paragraph(site / "site" / "en" / "index.html")
+    assert zh.get_text() == "答案是 42。答案 42 是正数。"
+    assert en.get_text() == "The answer is 42. the answer, 42, is positive."
+    # every filled-in number is focusable and says where it comes from, in the page's language
+    for paragraph, words in ((zh, "构建时由 examples/tiny.py 测得"), (en, "Measured at build time by examples/tiny.py")):
+        numbers = paragraph.select("span.rd-measured")
+        assert [n.get_text() for n in numbers] == ["42", "42"]
+        for number in numbers:
+            assert number["tabindex"] == "0"
+            assert number["aria-description"].startswith(words)
+            assert "python 3." in number["aria-description"]
+
+
+def test_failing_claim_names_file_line_and_words_and_publishes_nothing(site):
+    script = site / "examples" / "tiny.py"
+    source = script.read_text("utf-8").replace("    ANSWER > 0,", "    ANSWER < 0,")
+    script.write_text(source, "utf-8")
+    line = source.splitlines().index('publish.claim(') + 1
+    result = build(site)
+    assert result.returncode != 0
+    assert (
+        f"examples/tiny.py:{line}: ClaimFailed: claim 'positive' does not hold (answer = 42): "
+        "'the answer, {{ answer }}, is positive'" in result.stderr
+    )
+    outputs = site / ".cache" / "resdoc" / "examples"
+    assert not list(outputs.glob("tiny*/figures/*.svg"))
+    assert not list(outputs.glob("tiny*/results.json"))
+
+
+def test_claim_shown_as_a_number_names_the_page(site):
+    page = site / "docs" / "index.en.md"
+    page.write_text(page.read_text("utf-8").replace("claim:tiny/positive", "result:tiny/positive"), "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert "index.en.md: '{{ result:tiny/positive }}' is a claim, not a number: use 'claim:'" in result.stderr
 
 
 def test_failing_example_names_file_line_and_traceback_and_leaves_no_stale_figure(site):

@@ -122,6 +122,17 @@ def imported_sources(package_dir: Path) -> list[str]:
     return sorted(files)
 
 
+def provenance() -> dict:
+    """What the numbers of this run depend on beyond the code: Python, torch and the CPU
+    kernels torch chose (rounding differs between instruction sets)."""
+    found = {"python": sys.version.split()[0]}
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        found["torch"] = torch.__version__
+        found["cpu"] = torch.backends.cpu.get_cpu_capability()
+    return found
+
+
 def main() -> int:
     script, outdir = Path(sys.argv[1]), Path(sys.argv[2])
     started = time.perf_counter()
@@ -139,7 +150,11 @@ def main() -> int:
     package_dir = Path(publish.__file__).resolve().parent
     (outdir / "modules.json").write_text(
         json.dumps(
-            {"sources": imported_sources(package_dir), "seconds": time.perf_counter() - started},
+            {
+                "sources": imported_sources(package_dir),
+                "seconds": time.perf_counter() - started,
+                "provenance": provenance(),
+            },
             indent=1,
         ),
         "utf-8",

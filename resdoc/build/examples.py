@@ -12,6 +12,7 @@ A failing example leaves no output behind, so nothing stale can be shown in its 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -49,6 +50,11 @@ class Example:
         path = self.output / "results.json"
         return json.loads(path.read_text("utf-8")) if path.exists() else {}
 
+    def provenance(self) -> dict:
+        """Python, torch and CPU-kernel versions of the run that made the results."""
+        path = self.output / "modules.json"
+        return json.loads(path.read_text("utf-8")).get("provenance", {}) if path.exists() else {}
+
     def figures(self) -> list[Path]:
         return sorted((self.output / "figures").glob("*.svg"))
 
@@ -69,12 +75,27 @@ def installed_versions(names: tuple[str, ...]) -> dict[str, str]:
     return versions
 
 
+def cpu_kernels() -> str:
+    """What decides the CPU kernels torch runs (and so the rounding of every trained number):
+    a level forced with ATEN_CPU_CAPABILITY, or the vector instruction sets this CPU has."""
+    forced = os.environ.get("ATEN_CPU_CAPABILITY", "")
+    flags: set[str] = set()
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                flags = set(line.partition(":")[2].split())
+                break
+    present = [flag for flag in ("avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq") if flag in flags]
+    return f"forced={forced} cpu={'+'.join(present)}"
+
+
 def environment_key(root: Path) -> str:
-    """Python's version plus the installed version of every dependency pinned in pyproject.toml."""
+    """Python's version, the CPU kernels and the installed version of every dependency pinned
+    in pyproject.toml."""
     project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
     names = sorted(spec.split("==")[0].strip() for spec in project["dependencies"])
     versions = [f"{name}=={version}" for name, version in installed_versions(tuple(names)).items()]
-    return _sha("\n".join([sys.version, *versions]).encode())
+    return _sha("\n".join([sys.version, cpu_kernels(), *versions]).encode())
 
 
 class ExampleRunner:

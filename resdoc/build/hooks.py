@@ -33,7 +33,7 @@ from mkdocs.structure.toc import get_toc
 from resdoc.build import example_pages, figures, segmenter
 from resdoc.build.examples import Example, ExampleRunner, installed_versions
 from resdoc.build.notebooks import language_notebook, notebook_text, write_if_changed
-from resdoc.build.pages import check_snippets, fill_results
+from resdoc.build.pages import check_snippets, fill_results, mark_measured, plain_text
 from resdoc.build.translations import lagging_pages, missing_twins
 
 log = logging.getLogger("mkdocs.resdoc")
@@ -85,6 +85,7 @@ def on_pre_build(config) -> None:
         cache=cache,
         examples=examples,
         results={e.name: e.results() for e in examples},
+        provenance={e.name: (e.script.as_posix(), e.provenance()) for e in examples},
         notebook_css=None,  # the notebook CSS this pass has written into its site
     )
 
@@ -213,8 +214,8 @@ def on_files(files: Files, config) -> Files:
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     check_snippets(markdown, page.file.src_uri, _state["root"])
-    markdown = fill_results(markdown, page.file.src_uri, _state["results"])
     lang = _language(config)
+    markdown = fill_results(markdown, page.file.src_uri, _state["results"], lang)
     name = page.file.src_uri.removesuffix(".md").removesuffix(f".{lang}")
     if page.file.src_uri.endswith(".md") and _state["lagging"].get(name) == lang:
         title, _, body = markdown.partition("\n")  # the notice goes under the page title
@@ -257,12 +258,47 @@ def on_post_build(config) -> None:
             (Path(config.site_dir) / name).unlink(missing_ok=True)
 
 
+MEASURED_BY = {
+    "zh": ("构建时由 {script} 测得", "{n} 个随机种子（{seeds}）"),
+    "en": ("Measured at build time by {script}", "{n} seeds ({seeds})"),
+}
+
+
+def _describe(ref: str, lang: str) -> str:
+    """Where a number on the page comes from: its example, seeds and versions."""
+    example, _, key = ref.partition("/")
+    script, versions = _state["provenance"][example]
+    seeds = _state["results"][example][key].get("seeds")
+    measured_by, seeds_text = MEASURED_BY[lang]
+    parts = [measured_by.format(script=script)]
+    if seeds:
+        consecutive = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
+        shown = f"{seeds[0]}–{seeds[-1]}" if consecutive else ", ".join(map(str, seeds))
+        parts.append(seeds_text.format(n=len(seeds), seeds=shown))
+    parts += [f"{name} {version}" for name, version in versions.items() if name != "cpu"]
+    if "cpu" in versions:
+        parts.append(f"CPU {versions['cpu']}")
+    return " · ".join(parts)
+
+
 def on_page_content(html: str, page, config, files) -> str:
     def figure_path(uri: str) -> Path | None:
         file = files.get_file_from_path(uri)
         return Path(file.abs_src_path) if file is not None else None
 
+    lang = _language(config)
+    html = mark_measured(html, lambda ref: _describe(ref, lang))
+    for item in _toc_items(page.toc):
+        item.title = plain_text(item.title)
+    if page.title:
+        page.title = plain_text(page.title)
     return figures.size_figures(html, figure_path)
+
+
+def _toc_items(items):
+    for item in items:
+        yield item
+        yield from _toc_items(item.children)
 
 
 # Material fetches "sitemap.xml" next to every <link rel="alternate"> in the page head to map

@@ -1,11 +1,17 @@
-"""Checks and substitutions on page Markdown: result placeholders and snippet includes.
+"""Checks and substitutions on page Markdown: result and claim placeholders, snippet includes.
 
-Both raise :class:`PageError` naming the page, so a typo fails the build instead of shipping.
+Each raises :class:`PageError` naming the page, so a typo fails the build instead of shipping.
+
+A filled-in number is wrapped in private-use marker characters in the Markdown, and
+:func:`mark_measured` turns them into a focusable element with its provenance once the page
+is HTML (in attributes, such as a figure's alt text, the markers are simply dropped).
 """
 
 from __future__ import annotations
 
+import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -18,30 +24,70 @@ class PageError(PluginError):
     pass
 
 
-def fill_results(markdown: str, page: str, results: dict[str, dict]) -> str:
-    """Replace ``{{ result:<example>/<key> }}`` by the text the example recorded.
+# A measured number in Markdown: OPEN <example>/<key> SEP <text> CLOSE (private-use characters)
+OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
+_MARKED = re.compile(f"{OPEN}([^{SEP}]*){SEP}([^{CLOSE}]*){CLOSE}")
+_TAG = re.compile(r"(<[^>]*>)")
 
-    ``results`` maps an example's name to its recorded results.
+
+def _lookup(match: re.Match, page: str, results: dict[str, dict]) -> tuple[str, dict]:
+    example, _, key = match["ref"].partition("/")
+    if example not in results:
+        known = ", ".join(sorted(results)) or "none"
+        raise PageError(f"{page}: {match[0]!r} names no example (examples: {known})")
+    if key not in results[example]:
+        known = ", ".join(sorted(results[example])) or "none"
+        raise PageError(
+            f"{page}: {match[0]!r}: example {example!r} recorded no {match['kind']} {key!r} (it has: {known})"
+        )
+    return example, results[example][key]
+
+
+def fill_results(markdown: str, page: str, results: dict[str, dict], lang: str = "en") -> str:
+    """Replace ``{{ result:<example>/<key> }}`` by the text the example recorded (marked as
+    measured), and ``{{ claim:<example>/<key> }}`` by the checked sentence in ``lang``.
+
+    ``results`` maps an example's name to its recorded results and claims.
     """
 
     def substitute(match: re.Match) -> str:
-        kind, ref = match["kind"], match["ref"]
-        if kind != "result":
+        kind = match["kind"]
+        if kind not in ("result", "claim"):
             raise PageError(
-                f"{page}: unknown placeholder kind {kind!r} in {match[0]!r} (expected 'result')"
+                f"{page}: unknown placeholder kind {kind!r} in {match[0]!r} (expected 'result' or 'claim')"
             )
-        example, _, key = ref.partition("/")
-        if example not in results:
-            known = ", ".join(sorted(results)) or "none"
-            raise PageError(f"{page}: {match[0]!r} names no example (examples: {known})")
-        if key not in results[example]:
-            known = ", ".join(sorted(results[example])) or "none"
-            raise PageError(
-                f"{page}: {match[0]!r}: example {example!r} recorded no result {key!r} (it has: {known})"
-            )
-        return results[example][key]["text"]
+        example, record = _lookup(match, page, results)
+        if kind == "claim":
+            if "claim" not in record:
+                raise PageError(f"{page}: {match[0]!r} is a number, not a claim: use 'result:'")
+            return PLACEHOLDER.sub(substitute, record["claim"][lang])
+        if "claim" in record:
+            raise PageError(f"{page}: {match[0]!r} is a claim, not a number: use 'claim:'")
+        return f"{OPEN}{match['ref']}{SEP}{record['text']}{CLOSE}"
 
     return PLACEHOLDER.sub(substitute, markdown)
+
+
+def plain_text(text: str) -> str:
+    """``text`` without the measured-number markers (for titles and attributes)."""
+    return _MARKED.sub(lambda match: match[2], text)
+
+
+def mark_measured(page_html: str, describe: Callable[[str], str]) -> str:
+    """Turn marked numbers into focusable spans whose tooltip says where they come from.
+
+    ``describe(ref)`` gives the provenance of ``<example>/<key>`` in the page's language. In
+    tags (attributes such as alt texts) only the number is kept.
+    """
+
+    def in_text(match: re.Match) -> str:
+        tip = html.escape(describe(match[1]), quote=True)
+        return f'<span class="rd-measured" tabindex="0" aria-description="{tip}">{match[2]}</span>'
+
+    parts = _TAG.split(page_html)
+    for index, part in enumerate(parts):
+        parts[index] = plain_text(part) if index % 2 else _MARKED.sub(in_text, part)
+    return "".join(parts)
 
 
 def snippet_text(base: Path, target: str) -> str:
