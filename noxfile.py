@@ -1,10 +1,13 @@
-"""Sessions of the resdoc project: `nox -s docs`, `docs-live`, `tests`, `lint`.
+"""Sessions of the resdoc project: `nox -s docs`, `docs-live`, `tests`, `crossmachine`, `lint`.
 
 Every dependency is pinned in pyproject.toml (dependency groups); KaTeX comes from the
 npm registry through package.json / package-lock.json, with node and npm taken from PyPI.
 """
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 import nox
 
@@ -48,6 +51,42 @@ def tests(session: nox.Session) -> None:
     """Run every test: resdoc, the build, the cache, and every snippet in docs/ and resdoc/."""
     install(session, "test")
     session.run("pytest", *session.posargs, env=BUILD_ENV)
+
+
+# PyTorch picks its CPU kernels by the instruction set, and trained numbers follow their
+# rounding; ATEN_CPU_CAPABILITY forces a level, so one machine stands in for others.
+CPU_LEVELS = ("default", "avx2", "avx512")
+
+
+@nox.session(python="3.11")
+def crossmachine(session: nox.Session) -> None:
+    """At every CPU-kernel level this machine has: the fast tests, then a cold build (every
+    example runs again, every claim is checked). Levels can be named: -- default avx2."""
+    install(session, "test")
+    highest = (
+        session.run(
+            "python",
+            "-c",
+            "import torch; print(torch.backends.cpu.get_cpu_capability())",
+            silent=True,
+        )
+        .strip()
+        .lower()
+    )
+    available = (
+        CPU_LEVELS[: CPU_LEVELS.index(highest) + 1]
+        if highest in CPU_LEVELS
+        else ("default", highest)
+    )
+    levels = session.posargs or available
+    for level in levels:
+        session.log(f"ATEN_CPU_CAPABILITY={level}")
+        env = {**BUILD_ENV, "ATEN_CPU_CAPABILITY": level}
+        session.run("pytest", "-q", "-m", "not slow", env=env)
+        scratch = Path(session.create_tmp()) / f"crossmachine-{level}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        env["RESDOC_CACHE_DIR"] = str(scratch / "cache")  # empty: every example runs
+        session.run("mkdocs", "build", "--strict", "--site-dir", str(scratch / "site"), env=env)
 
 
 @nox.session(python="3.11")

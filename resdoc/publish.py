@@ -92,9 +92,7 @@ def _seed_list(seeds: Iterable[int] | None) -> list[int] | None:
     return None if seeds is None else [int(seed) for seed in seeds]
 
 
-def number(
-    key: str, value: float, fmt: str = "{:.4g}", seeds: Iterable[int] | None = None
-) -> str:
+def number(key: str, value: float, fmt: str = "{:.4g}", seeds: Iterable[int] | None = None) -> str:
     """Record a number for the prose, shown as ``fmt.format(value)``; returns that text.
 
     ``seeds``: the random seeds the number was aggregated over (shown to readers beside it).

@@ -29,20 +29,23 @@ def test_tiny_site_builds_with_its_number_claim_and_figure(site):
     assert zh.get_text() == "答案是 42。答案 42 是正数。"
     assert en.get_text() == "The answer is 42. the answer, 42, is positive."
     # every filled-in number is focusable and says where it comes from, in the page's language
-    for paragraph, words in ((zh, "构建时由 examples/tiny.py 测得"), (en, "Measured at build time by examples/tiny.py")):
+    for paragraph, words in (
+        (zh, "构建时由 examples/tiny.py 测得"),
+        (en, "Measured at build time by examples/tiny.py"),
+    ):
         numbers = paragraph.select("span.rd-measured")
         assert [n.get_text() for n in numbers] == ["42", "42"]
         for number in numbers:
             assert number["tabindex"] == "0"
-            assert number["aria-description"].startswith(words)
-            assert "python 3." in number["aria-description"]
+            assert number["title"].startswith(words)
+            assert "Python 3." in number["title"]
 
 
 def test_failing_claim_names_file_line_and_words_and_publishes_nothing(site):
     script = site / "examples" / "tiny.py"
     source = script.read_text("utf-8").replace("    ANSWER > 0,", "    ANSWER < 0,")
     script.write_text(source, "utf-8")
-    line = source.splitlines().index('publish.claim(') + 1
+    line = source.splitlines().index("publish.claim(") + 1
     result = build(site)
     assert result.returncode != 0
     assert (
@@ -56,10 +59,15 @@ def test_failing_claim_names_file_line_and_words_and_publishes_nothing(site):
 
 def test_claim_shown_as_a_number_names_the_page(site):
     page = site / "docs" / "index.en.md"
-    page.write_text(page.read_text("utf-8").replace("claim:tiny/positive", "result:tiny/positive"), "utf-8")
+    page.write_text(
+        page.read_text("utf-8").replace("claim:tiny/positive", "result:tiny/positive"), "utf-8"
+    )
     result = build(site)
     assert result.returncode != 0
-    assert "index.en.md: '{{ result:tiny/positive }}' is a claim, not a number: use 'claim:'" in result.stderr
+    assert (
+        "index.en.md: '{{ result:tiny/positive }}' is a claim, not a number: use 'claim:'"
+        in result.stderr
+    )
 
 
 def test_failing_example_names_file_line_and_traceback_and_leaves_no_stale_figure(site):

@@ -125,7 +125,7 @@ def imported_sources(package_dir: Path) -> list[str]:
 def provenance() -> dict:
     """What the numbers of this run depend on beyond the code: Python, torch and the CPU
     kernels torch chose (rounding differs between instruction sets)."""
-    found = {"python": sys.version.split()[0]}
+    found = {"Python": sys.version.split()[0]}
     torch = sys.modules.get("torch")
     if torch is not None:
         found["torch"] = torch.__version__

@@ -85,7 +85,9 @@ def cpu_kernels() -> str:
             if line.startswith("flags"):
                 flags = set(line.partition(":")[2].split())
                 break
-    present = [flag for flag in ("avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq") if flag in flags]
+    present = [
+        flag for flag in ("avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq") if flag in flags
+    ]
     return f"forced={forced} cpu={'+'.join(present)}"
 
 

@@ -74,7 +74,8 @@ def plain_text(text: str) -> str:
 
 
 def mark_measured(page_html: str, describe: Callable[[str], str]) -> str:
-    """Turn marked numbers into focusable spans whose tooltip says where they come from.
+    """Turn marked numbers into focusable spans whose title says where they come from
+    (Material's tooltips show it on hover and keyboard focus; without JavaScript, the browser's).
 
     ``describe(ref)`` gives the provenance of ``<example>/<key>`` in the page's language. In
     tags (attributes such as alt texts) only the number is kept.
@@ -82,7 +83,7 @@ def mark_measured(page_html: str, describe: Callable[[str], str]) -> str:
 
     def in_text(match: re.Match) -> str:
         tip = html.escape(describe(match[1]), quote=True)
-        return f'<span class="rd-measured" tabindex="0" aria-description="{tip}">{match[2]}</span>'
+        return f'<span class="rd-measured" tabindex="0" title="{tip}">{match[2]}</span>'
 
     parts = _TAG.split(page_html)
     for index, part in enumerate(parts):
