@@ -1,8 +1,10 @@
 """The example cache: nothing runs twice, and a change to what an example imports re-runs it."""
 
+import re
+
 import pytest
 
-from resdoc.build.examples import ExampleRunner
+from resdoc.build.examples import ExampleError, ExampleRunner
 from tests.sites import copy_project
 
 pytestmark = pytest.mark.slow
@@ -65,9 +67,39 @@ def test_editing_the_script_reruns_it_and_results_follow(project):
     assert results["greeting"]["text"] == "bonjour"
 
 
-def test_a_changed_dependency_pin_reruns_everything(project, monkeypatch):
+def test_a_changed_dependency_pin_reruns_everything_and_says_which(project, monkeypatch):
     run(project)
     from resdoc.build import examples
 
-    monkeypatch.setattr(examples, "environment_key", lambda root: "another environment")
+    real = examples.environment
+    monkeypatch.setattr(examples, "environment", lambda root: {**real(root), "torch": "9.9"})
+    runner = ExampleRunner(project, project / ".cache" / "examples")
+    assert [runner.why_stale(e) for e in runner.discover()] == [["torch changed"]] * 2
     assert run(project) == ["models_user", "publish_user"]
+
+
+def test_the_build_says_why_each_example_runs_and_reports_progress(project):
+    run(project)
+    (project / "resdoc" / "models.py").write_text(
+        (project / "resdoc" / "models.py").read_text("utf-8") + "\n# edited\n", "utf-8"
+    )
+    lines = []
+    ExampleRunner(
+        project, project / ".cache" / "examples", workers=1, report=lines.append
+    ).run_all()
+    assert lines[0] == "running 1 of 2 examples on 1 worker(s)"
+    assert lines[1] == "examples/models_user.py: runs because resdoc/models.py changed"
+    assert re.fullmatch(r"\[1/1\] examples/models_user\.py \d+\.\d s", lines[2])
+
+
+def test_a_runaway_example_is_stopped_at_its_time_limit_naming_it(project):
+    script = project / "examples" / "publish_user.py"
+    script.write_text(
+        USES_PUBLISH_ONLY + "# resdoc: time-limit = 2\nimport time\ntime.sleep(60)\n", "utf-8"
+    )
+    with pytest.raises(ExampleError) as failure:
+        run(project)
+    assert "examples/publish_user.py ran for 2 s, its time limit, and was stopped" in str(
+        failure.value
+    )
+    assert not (project / ".cache" / "examples" / "publish_user").exists()

@@ -2,13 +2,40 @@
 
 import pytest
 
-from resdoc.build.pages import PageError, check_snippets, fill_results
+from resdoc.build.pages import PageError, check_snippets, fill_results, mark_measured, plain_text
 
-RESULTS = {"demo": {"norm": {"value": 1.5, "text": "1.500"}}}
+RESULTS = {
+    "demo": {
+        "norm": {"value": 1.5, "text": "1.500", "seeds": [0, 1, 2]},
+        "grows": {
+            "claim": {
+                "zh": "范数 {{ result:demo/norm }} 变大",
+                "en": "the norm, {{ result:demo/norm }}, grows",
+            }
+        },
+    }
+}
 
 
 def test_result_placeholder_is_filled_with_the_recorded_text():
-    assert fill_results("norm = {{ result:demo/norm }}.", "p.md", RESULTS) == "norm = 1.500."
+    filled = fill_results("norm = {{ result:demo/norm }}.", "p.md", RESULTS)
+    assert plain_text(filled) == "norm = 1.500."
+
+
+def test_claim_placeholder_shows_the_sentence_in_the_page_language_with_its_numbers():
+    for lang, sentence in (("zh", "范数 1.500 变大"), ("en", "the norm, 1.500, grows")):
+        filled = fill_results("{{ claim:demo/grows }}.", "p.md", RESULTS, lang)
+        assert plain_text(filled) == sentence + "."
+
+
+def test_measured_numbers_become_focusable_with_provenance_and_plain_in_attributes():
+    filled = fill_results("{{ result:demo/norm }}", "p.md", RESULTS)
+    html = f'<p><img alt="n = {filled}"> n = {filled}</p>'
+    marked = mark_measured(html, lambda ref: f"from {ref} & co")
+    assert marked == (
+        '<p><img alt="n = 1.500"> n = '
+        '<span class="rd-measured" tabindex="0" title="from demo/norm &amp; co">1.500</span></p>'
+    )
 
 
 @pytest.mark.parametrize(
@@ -17,6 +44,8 @@ def test_result_placeholder_is_filled_with_the_recorded_text():
         ("{{ result:demo/missing }}", "recorded no result 'missing'"),
         ("{{ result:nodemo/norm }}", "names no example"),
         ("{{ reslt:demo/norm }}", "unknown placeholder kind 'reslt'"),
+        ("{{ claim:demo/norm }}", "is a number, not a claim"),
+        ("{{ result:demo/grows }}", "is a claim, not a number"),
     ],
 )
 def test_bad_placeholder_names_the_page(markdown, message):

@@ -4,9 +4,14 @@ An example's cache key is the hash of
 
 - its script,
 - every ``resdoc`` source file it imported when it last ran (recorded by the cell runner),
-- the environment: Python's version and the versions of the project's pinned dependencies.
+- the environment: Python's version, the CPU kernels torch uses, and the versions of the
+  project's pinned dependencies.
 
-Edit a function in ``resdoc`` and exactly the examples that imported its module run again.
+Edit a function in ``resdoc`` and exactly the examples that imported its module run again;
+the build log says which input changed. Examples run side by side, one per core (or
+``RESDOC_WORKERS``), each on one thread, and each within a time limit (600 s, or
+``# resdoc: time-limit = N`` in the script) so a runaway example fails the build instead of
+hanging it.
 A failing example leaves no output behind, so nothing stale can be shown in its place.
 """
 
@@ -17,12 +22,13 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -91,21 +97,49 @@ def cpu_kernels() -> str:
     return f"forced={forced} cpu={'+'.join(present)}"
 
 
-def environment_key(root: Path) -> str:
-    """Python's version, the CPU kernels and the installed version of every dependency pinned
-    in pyproject.toml."""
+def environment(root: Path) -> dict[str, str]:
+    """What an example's numbers depend on besides the files it read: Python, the CPU kernels
+    and the installed version of every dependency pinned in pyproject.toml."""
     project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
     names = sorted(spec.split("==")[0].strip() for spec in project["dependencies"])
-    versions = [f"{name}=={version}" for name, version in installed_versions(tuple(names)).items()]
-    return _sha("\n".join([sys.version, cpu_kernels(), *versions]).encode())
+    return {"Python": sys.version, "CPU kernels": cpu_kernels(), **installed_versions(tuple(names))}
+
+
+def _changes(recorded: dict, current: dict) -> list[str]:
+    """Why an example runs again: what differs between its manifest and its inputs now."""
+    if recorded.get("env") != current["env"]:
+        if not isinstance(recorded.get("env"), dict):  # a manifest of an older format
+            return ["the environment changed"]
+        names = sorted(set(recorded["env"]) | set(current["env"]))
+        changed = [n for n in names if recorded["env"].get(n) != current["env"].get(n)]
+        return [f"{name} changed" for name in changed]
+    files = sorted(set(recorded["files"]) | set(current["files"]))
+    return [f"{f} changed" for f in files if recorded["files"].get(f) != current["files"].get(f)]
+
+
+def default_workers() -> int:
+    """RESDOC_WORKERS, or one example per core this process may use."""
+    if os.environ.get("RESDOC_WORKERS"):
+        return max(1, int(os.environ["RESDOC_WORKERS"]))
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+DEFAULT_TIME_LIMIT = 600  # seconds; an example overrides it with a line `# resdoc: time-limit = N`
+_TIME_LIMIT = re.compile(r"^# resdoc: time-limit = (\d+)\s*$", re.MULTILINE)
+
+
+def time_limit(script: Path) -> int:
+    found = _TIME_LIMIT.search(script.read_text("utf-8"))
+    return int(found[1]) if found else DEFAULT_TIME_LIMIT
 
 
 class ExampleRunner:
-    def __init__(self, root: Path, cache_dir: Path, workers: int = 2):
+    def __init__(self, root: Path, cache_dir: Path, workers: int | None = None, report=None):
         self.root = root
         self.cache_dir = cache_dir
-        self.workers = workers
-        self.env_key = environment_key(root)
+        self.workers = workers or default_workers()
+        self.report = report or (lambda message: None)  # progress, one line per event
+        self.env = environment(root)
 
     def discover(self) -> list[Example]:
         scripts = sorted((self.root / "examples").glob("*.py"))
@@ -116,17 +150,21 @@ class ExampleRunner:
         for source in [example.script.as_posix(), *sources]:
             path = self.root / source
             hashes[source] = _sha(path.read_bytes()) if path.exists() else "missing"
-        return {"env": self.env_key, "files": hashes}
+        return {"env": self.env, "files": hashes}
 
-    def is_fresh(self, example: Example) -> bool:
+    def why_stale(self, example: Example) -> list[str]:
+        """Why ``example`` must run (empty when its outputs are up to date)."""
         manifest = example.output / MANIFEST
         if not manifest.exists():
-            return False
+            return ["it has not run yet"]
         recorded = json.loads(manifest.read_text("utf-8"))
         sources = [s for s in recorded["files"] if s != example.script.as_posix()]
-        return recorded == self._inputs(example, sources)
+        return _changes(recorded, self._inputs(example, sources))
 
-    def _execute(self, example: Example) -> None:
+    def is_fresh(self, example: Example) -> bool:
+        return not self.why_stale(example)
+
+    def _execute(self, example: Example) -> float:
         scratch = example.output.with_name(example.output.name + ".running")
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(example.output, ignore_errors=True)  # never keep a stale result
@@ -135,20 +173,36 @@ class ExampleRunner:
         env.update(
             RESDOC_OUTPUT_DIR=str(scratch),
             RESDOC_EXAMPLE=example.name,
-            OMP_NUM_THREADS="1",  # two examples share two cores
+            OMP_NUM_THREADS="1",  # one core per example: examples run side by side
             MKL_NUM_THREADS="1",
             PYTHONPATH=os.pathsep.join([str(self.root), env.get("PYTHONPATH", "")]),
             MPLBACKEND="Agg",
             PYTHONHASHSEED="0",
         )
+        limit = time_limit(self.root / example.script)
         started = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "resdoc.build.cellrun", example.script.as_posix(), str(scratch)],
-            cwd=self.root,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        try:
+            proc = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "resdoc.build.cellrun",
+                    example.script.as_posix(),
+                    str(scratch),
+                ],
+                cwd=self.root,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=limit,
+            )
+        except subprocess.TimeoutExpired:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise ExampleError(
+                f"Example failed: {example.script} ran for {limit} s, its time limit, and was "
+                "stopped (a script that needs longer says so with a line "
+                "`# resdoc: time-limit = N`)"
+            ) from None
         seconds = time.perf_counter() - started
         if proc.returncode != 0:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -161,20 +215,34 @@ class ExampleRunner:
         scratch.rename(example.output)
         with open(self.cache_dir / RUN_LOG, "a", encoding="utf-8") as log:
             log.write(f"{example.name}\t{seconds:.3f}\n")
+        return seconds
 
     def run_all(self) -> tuple[list[Example], list[Example]]:
         """Bring every example up to date; return (all examples, those that were executed)."""
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         examples = self.discover()
-        stale = [e for e in examples if not self.is_fresh(e)]
+        reasons = {e.name: self.why_stale(e) for e in examples}
+        stale = [e for e in examples if reasons[e.name]]
+        if stale:
+            self.report(
+                f"running {len(stale)} of {len(examples)} examples on {self.workers} worker(s)"
+            )
+        for example in stale:
+            self.report(f"{example.script}: runs because {', '.join(reasons[example.name])}")
         errors = []
+        done = 0
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            futures = [(e, pool.submit(self._execute, e)) for e in stale]
-            for _example, future in futures:
+            futures = {pool.submit(self._execute, e): e for e in stale}
+            for future in as_completed(futures):
+                done += 1
+                example = futures[future]
                 try:
-                    future.result()
+                    seconds = future.result()
                 except ExampleError as error:
+                    self.report(f"[{done}/{len(stale)}] {example.script} failed")
                     errors.append(str(error))
+                else:
+                    self.report(f"[{done}/{len(stale)}] {example.script} {seconds:.1f} s")
         if errors:
             raise ExampleError("\n\n".join(errors))
         return examples, stale

@@ -76,10 +76,10 @@ def on_config(config):
 def on_pre_build(config) -> None:
     root = _root(config)
     cache = _cache(config)
-    runner = ExampleRunner(root, cache / "examples")
-    examples, executed = runner.run_all()
-    for example in executed:
-        log.info("resdoc: ran example %s", example.script)
+    runner = ExampleRunner(
+        root, cache / "examples", report=lambda line: log.info("resdoc: %s", line)
+    )
+    examples, _ = runner.run_all()
     _state.update(
         root=root,
         cache=cache,
