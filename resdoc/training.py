@@ -18,6 +18,8 @@ class TrainConfig:
     batch_size: int = 64  # examples per step
     lr: float = 0.05  # learning rate
     momentum: float = 0.9  # SGD momentum
+    weight_decay: float = 0.0  # L2 penalty, as SGD's weight_decay
+    lr_drops: tuple[float, ...] = ()  # fractions of training after which lr is divided by 10
     seed: int = 0  # seeds the shuffling order
 
 
@@ -43,10 +45,19 @@ def evaluate(model: nn.Module, data: Split) -> tuple[float, float]:
 
 def train(model: nn.Module, data: Split, cfg: TrainConfig) -> History:
     """Train ``model`` on ``data`` with SGD + momentum; return the per-epoch history."""
-    optimizer = torch.optim.SGD(model.parameters(), lr=cfg.lr, momentum=cfg.momentum)
+    optimizer = torch.optim.SGD(
+        model.parameters(),
+        lr=cfg.lr,
+        momentum=cfg.momentum,
+        weight_decay=cfg.weight_decay,
+        foreach=True,  # one call per step for all parameters, not one per tensor: deep nets are faster
+    )
     generator = torch.Generator().manual_seed(cfg.seed)
+    drops = [round(fraction * cfg.epochs) for fraction in cfg.lr_drops]
     history = History()
-    for _ in range(cfg.epochs):
+    for epoch in range(cfg.epochs):
+        for group in optimizer.param_groups:  # step schedule: lr / 10 at every drop passed
+            group["lr"] = cfg.lr * 0.1 ** sum(epoch >= drop for drop in drops)
         model.train()
         for idx in torch.randperm(len(data.y), generator=generator).split(cfg.batch_size):
             loss = F.cross_entropy(model(data.x[idx]), data.y[idx])
