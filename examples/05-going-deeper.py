@@ -1,6 +1,6 @@
 """网络加深 · Going deeper.
 
-A residual net unrolled is a sum over $2^n$ paths. Delete one unit at test time, and
+A residual net unrolled is a sum over $2^n$ paths. Delete one block at test time, and
 measure which path lengths carry the gradient (Veit et al. 2016), on scikit-learn's digits,
 with chapter 6's pre-activation nets trained by the paper's recipe over 5 seeds.
 Run it by hand with ``python examples/05-going-deeper.py``; the docs build runs it for you.
@@ -9,14 +9,14 @@ Run it by hand with ``python examples/05-going-deeper.py``; the docs build runs 
 # %% [markdown] lang="zh"
 # # 网络加深
 #
-# 用第 6 章的网络和训练设置，每个种子训练两个各有 10 个单元的网络（一个无残差，一个有残差），
-# 在测试时每次删掉其中一个单元，看测试准确率还剩多少。
+# 用第 6 章的网络和训练设置，每个种子训练两个各有 10 个块的网络（一个无残差，一个有残差），
+# 在测试时每次删掉其中一个块，看测试准确率还剩多少。
 
 # %% [markdown] lang="en"
 # # Going deeper
 #
-# With chapter 6's nets and training recipe we train, for every seed, two nets of 10 units each,
-# one plain and one residual, and at test time delete one unit at a time to see how much test
+# With chapter 6's nets and training recipe we train, for every seed, two nets of 10 blocks each,
+# one plain and one residual, and at test time delete one block at a time to see how much test
 # accuracy is left.
 
 # %%
@@ -55,24 +55,24 @@ for kind, values in accuracy.items():
     )
     publish.spread(f"lesion_worst_{kind}", 100 * values[:, 1:].min(1), seeds=SEEDS, fmt="{:.1f}%")
     drop[kind] = 100 * (values[:, 0] - values[:, 1:].mean(1))  # per seed, in points
-    print(f"{kind:8s} intact {intact.values}  one unit deleted, mean {mean.values}")
+    print(f"{kind:8s} intact {intact.values}  one block deleted, mean {mean.values}")
 robust = publish.claim(
     "lesion_residual_robust",
     bool(drop["residual"].max() < 5),
-    zh="有残差网络删掉任何一个单元，测试准确率几乎不变：完整时 {{ intact_residual_spread }}，"
-    "删掉一个单元后平均 {{ lesion_mean_residual_spread }}（最差的单元 {{ lesion_worst_residual_spread }}）",
-    en="Deleting any one unit of the residual net barely changes its test accuracy: "
-    "{{ intact_residual_spread }} intact, {{ lesion_mean_residual_spread }} on average with one unit deleted "
-    "(worst unit {{ lesion_worst_residual_spread }})",
+    zh="有残差网络删掉任何一个块，测试准确率几乎不变：完整时 {{ intact_residual_spread }}，"
+    "删掉一个块后平均 {{ lesion_mean_residual_spread }}（最差的块 {{ lesion_worst_residual_spread }}）",
+    en="Deleting any one block of the residual net barely changes its test accuracy: "
+    "{{ intact_residual_spread }} intact, {{ lesion_mean_residual_spread }} on average with one block deleted "
+    "(worst block {{ lesion_worst_residual_spread }})",
     evidence=f"largest mean drop over seeds {drop['residual'].max():.1f} points",
 )
 collapse = publish.claim(
     "lesion_plain_collapses",
     bool(accuracy["plain"][:, 0].min() > 0.85 and accuracy["plain"][:, 1:].mean(1).max() < 0.25),
-    zh="无残差网络完整时有 {{ intact_plain_spread }}，删掉一个单元后平均只剩 {{ lesion_mean_plain_spread }}"
-    "（最差的单元 {{ lesion_worst_plain_spread }}），接近随机猜测的 10%",
+    zh="无残差网络完整时有 {{ intact_plain_spread }}，删掉一个块后平均只剩 {{ lesion_mean_plain_spread }}"
+    "（最差的块 {{ lesion_worst_plain_spread }}），接近随机猜测的 10%",
     en="The plain net, {{ intact_plain_spread }} intact, keeps only {{ lesion_mean_plain_spread }} on average "
-    "with one unit deleted (worst unit {{ lesion_worst_plain_spread }}), close to the 10% of guessing",
+    "with one block deleted (worst block {{ lesion_worst_plain_spread }}), close to the 10% of guessing",
     evidence=f"plain intact min {accuracy['plain'][:, 0].min():.3f}, "
     f"lesion mean max {accuracy['plain'][:, 1:].mean(1).max():.3f}",
 )
@@ -80,8 +80,8 @@ publish.figure(
     "lesion",
     lambda tr: lesion_figure(accuracy, tr),
     alt=(
-        f"测试时删除第 i 个单元后的测试准确率（{len(SEEDS)} 个种子的中位数与范围）。{robust[0]}。{collapse[0]}。",
-        f"Test accuracy after deleting unit i at test time (median and range over {len(SEEDS)} seeds). "
+        f"测试时删除第 i 个块后的测试准确率（{len(SEEDS)} 个种子的中位数与范围）。{robust[0]}。{collapse[0]}。",
+        f"Test accuracy after deleting block i at test time (median and range over {len(SEEDS)} seeds). "
         f"{robust[1]}. {collapse[1]}.",
     ),
 )
@@ -89,13 +89,13 @@ publish.figure(
 # %% [markdown] lang="zh"
 # ## 哪些路径在传梯度
 #
-# 用 30 个单元的残差网络，按 Veit 等人的方法估计：长度为 $k$ 的一条路径送回输入端多大的梯度，
+# 用 30 个块的残差网络，按 Veit 等人的方法估计：长度为 $k$ 的一条路径送回输入端多大的梯度，
 # 再乘以这样的路径条数 $\binom{n}{k}$。同一个网络在初始化时和训练后各算一次，每个种子一个网络。
 
 # %% [markdown] lang="en"
 # ## Which paths carry the gradient
 #
-# With a residual net of 30 units we estimate, following Veit et al., how much gradient one path
+# With a residual net of 30 blocks we estimate, following Veit et al., how much gradient one path
 # of length $k$ sends back to the input, and multiply by the number of such paths
 # $\binom{n}{k}$ — for the same net at initialization and after training, one net per seed.
 
@@ -202,8 +202,8 @@ publish.figure(
 publish.claim(
     "summary_lesion",
     bool(drop["residual"].max() < 5 and accuracy["plain"][:, 1:].mean(1).max() < 0.25),
-    zh="测试时删掉一个单元，残差网络几乎不受影响，无残差网络跌到随机猜测附近",
-    en="Deleting one unit at test time barely affects the residual net and drops the plain net to near chance",
+    zh="测试时删掉一个块，残差网络几乎不受影响，无残差网络跌到随机猜测附近",
+    en="Deleting one block at test time barely affects the residual net and drops the plain net to near chance",
 )
 publish.claim(
     "summary_paths",

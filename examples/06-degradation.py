@@ -10,7 +10,7 @@ the docs build runs it for you.
 # %% [markdown] lang="zh"
 # # 退化难题
 #
-# 同一种预激活单元（BN-ReLU-线性-BN-ReLU-线性）堆成 2、8、16、32 个单元，分别用无残差、恒等捷径
+# 同一种预激活块（BN-ReLU-线性-BN-ReLU-线性）堆成 2、8、16、32 个块，分别用无残差、恒等捷径
 # $x + \mathcal{F}(x)$ 和缩放捷径 $0.5\,x + \mathcal{F}(x)$ 三种连法，在 scikit-learn 的手写数字数据集
 # `load_digits` 上按 He 等人的设置训练（带动量的 SGD、权重衰减、学习率分两次除以 10），
 # 每种组合 5 个随机种子，然后看**训练集**上的损失和错误率。
@@ -18,7 +18,7 @@ the docs build runs it for you.
 # %% [markdown] lang="en"
 # # The degradation problem
 #
-# One pre-activation unit (BN-ReLU-linear-BN-ReLU-linear), stacked 2, 8, 16 and 32 times and
+# One pre-activation block (BN-ReLU-linear-BN-ReLU-linear), stacked 2, 8, 16 and 32 times and
 # wired three ways — no shortcut, the identity shortcut $x + \mathcal{F}(x)$, and a scaled
 # shortcut $0.5\,x + \mathcal{F}(x)$ — is trained on scikit-learn's `load_digits` with He et
 # al.'s recipe (SGD with momentum, weight decay, the learning rate divided by 10 twice), 5
@@ -60,8 +60,8 @@ publish.number("weight_decay", PAPER_RECIPE.weight_decay, "{:g}")
 publish.number("batch_size", PAPER_RECIPE.batch_size, "{:d}")
 publish.number("min_depth", min(DEPTHS), "{:d}")
 publish.number("max_depth", max(DEPTHS), "{:d}")
-publish.number("max_layers", 2 * max(DEPTHS) + 2, "{:d}")  # two per unit, input and classifier
-publish.number("scaled_shortcut_product", 0.5 ** max(DEPTHS), "{:.1e}")  # 0.5 over every unit
+publish.number("max_layers", 2 * max(DEPTHS) + 2, "{:d}")  # two per block, input and classifier
+publish.number("scaled_shortcut_product", 0.5 ** max(DEPTHS), "{:.1e}")  # 0.5 over every block
 
 
 def err(kind, depth):
@@ -82,8 +82,8 @@ fits = publish.claim(
     "residual_fits",
     residual_fit,
     zh="恒等捷径的网络在每个深度都把训练集拟合得几乎一个不错："
-    "32 个单元时训练误差 {{ train_error_residual_d32_spread }}，训练损失 {{ train_loss_residual_d32_spread }}",
-    en="With identity shortcuts every depth fits the training set almost perfectly: at 32 units the "
+    "32 个块时训练误差 {{ train_error_residual_d32_spread }}，训练损失 {{ train_loss_residual_d32_spread }}",
+    en="With identity shortcuts every depth fits the training set almost perfectly: at 32 blocks the "
     "training error is {{ train_error_residual_d32_spread }} and the training loss {{ train_loss_residual_d32_spread }}",
     evidence=f"worst identity-shortcut run: error {residual_worst:.2f}%, loss {residual_loss_worst:.4f}",
 )
@@ -94,14 +94,14 @@ plain_degrade = (
 degrades = publish.claim(
     "plain_degrades",
     plain_degrade,
-    zh="无残差网络越深，训练误差越高：2 个和 8 个单元时是 {{ train_error_plain_d2_spread }} 和 "
-    "{{ train_error_plain_d8_spread }}，16 个单元时升到 {{ train_error_plain_d16_spread }}，"
-    "32 个单元时升到 {{ train_error_plain_d32_spread }}",
+    zh="无残差网络越深，训练误差越高：2 个和 8 个块时是 {{ train_error_plain_d2_spread }} 和 "
+    "{{ train_error_plain_d8_spread }}，16 个块时升到 {{ train_error_plain_d16_spread }}，"
+    "32 个块时升到 {{ train_error_plain_d32_spread }}",
     en="The deeper the plain net, the higher its training error: {{ train_error_plain_d2_spread }} and "
-    "{{ train_error_plain_d8_spread }} at 2 and 8 units, {{ train_error_plain_d16_spread }} at 16 and "
+    "{{ train_error_plain_d8_spread }} at 2 and 8 blocks, {{ train_error_plain_d16_spread }} at 16 and "
     "{{ train_error_plain_d32_spread }} at 32",
-    evidence=f"plain worst at 2/8 units {shallow_worst:.1f}%, 16 units {err('plain', 16).low:.1f}–"
-    f"{err('plain', 16).high:.1f}%, best at 32 units {err('plain', 32).low:.1f}%",
+    evidence=f"plain worst at 2/8 blocks {shallow_worst:.1f}%, 16 blocks {err('plain', 16).low:.1f}–"
+    f"{err('plain', 16).high:.1f}%, best at 32 blocks {err('plain', 32).low:.1f}%",
 )
 gaps = [
     abs(r.test_error - r.train_error) * 100 for r in runs if r.kind == "plain" and r.depth == 32
@@ -109,9 +109,9 @@ gaps = [
 publish.claim(
     "not_overfitting",
     max(gaps) < 5 and err("plain", 32).low > 30,
-    zh="32 个单元的无残差网络测试误差是 {{ test_error_plain_d32_spread }}，与它的训练误差几乎一样高："
+    zh="32 个块的无残差网络测试误差是 {{ test_error_plain_d32_spread }}，与它的训练误差几乎一样高："
     "它不是记住了训练集，而是连训练集都没学好——这是退化，不是过拟合",
-    en="The 32-unit plain net's test error, {{ test_error_plain_d32_spread }}, is about as high as its "
+    en="The 32-block plain net's test error, {{ test_error_plain_d32_spread }}, is about as high as its "
     "training error: it has not memorized the training set, it has not even learned it — "
     "degradation, not overfitting",
     evidence=f"largest |test - train| over seeds {max(gaps):.1f} points",
@@ -120,8 +120,8 @@ test = {kind: stats[f"test_error_{kind}_d32"] for kind in ("plain", "residual")}
 publish.claim(
     "residual_test_follows",
     test["residual"].high < test["plain"].low - 20,
-    zh="加上恒等捷径，32 个单元的测试误差也随训练误差一起降到 {{ test_error_residual_d32_spread }}",
-    en="With identity shortcuts the 32-unit test error falls along with the training error, to "
+    zh="加上恒等捷径，32 个块的测试误差也随训练误差一起降到 {{ test_error_residual_d32_spread }}",
+    en="With identity shortcuts the 32-block test error falls along with the training error, to "
     "{{ test_error_residual_d32_spread }}",
     evidence=f"identity worst {test['residual'].high:.1f}% vs plain best {test['plain'].low:.1f}%",
 )
@@ -151,11 +151,11 @@ publish.number("curve_gap_min", gap.min(), "{:.0f}")
 slow = publish.claim(
     "plain_slow_from_start",
     bool(gap.min() > 2),
-    zh="32 个单元的无残差网络在每一轮的训练损失都高于 2 个单元的（每一轮至少高 {{ curve_gap_min }} 倍）："
+    zh="32 个块的无残差网络在每一轮的训练损失都高于 2 个块的（每一轮至少高 {{ curve_gap_min }} 倍）："
     "它不是先学好再变差，而是从第一轮起就下降得慢",
-    en="At every epoch the 32-unit plain net's training loss is higher than the 2-unit one's (at least "
+    en="At every epoch the 32-block plain net's training loss is higher than the 2-block one's (at least "
     "{{ curve_gap_min }} times): it does not fit first and get worse later, it falls slowly from the start",
-    evidence=f"smallest per-epoch ratio of best 32-unit to worst 2-unit loss {gap.min():.3g}",
+    evidence=f"smallest per-epoch ratio of best 32-block to worst 2-block loss {gap.min():.3g}",
 )
 publish.figure(
     "training-curves",
@@ -171,14 +171,14 @@ publish.figure(
 # ## 信号有没有消失
 #
 # He 等人检查过：带批归一化的深普通网络，前向信号的方差不为零，反向梯度的范数也正常。
-# 我们在初始化时对 32 个单元的网络做同样的检查：一批 128 张训练图像，训练模式（批统计量）。
+# 我们在初始化时对 32 个块的网络做同样的检查：一批 128 张训练图像，训练模式（批统计量）。
 
 # %% [markdown] lang="en"
 # ## Do the signals vanish?
 #
 # He et al. checked that in their deep plain nets with batch normalization the forward
 # signals have non-zero variances and the backward gradients healthy norms. We run the same
-# check at initialization on the 32-unit nets: one batch of 128 training images, in train mode.
+# check at initialization on the 32-block nets: one batch of 128 training images, in train mode.
 
 # %%
 train_set = digits()[0]
@@ -204,23 +204,23 @@ no_vanishing = (
 signals = publish.claim(
     "signals_do_not_vanish",
     no_vanishing,
-    zh="初始化时，32 个单元的无残差网络里两种信号都没有消失：每个单元输入的标准差都在 "
+    zh="初始化时，32 个块的无残差网络里两种信号都没有消失：每个块输入的标准差都在 "
     "{{ fwd_std_min_min }} 到 {{ fwd_std_max_max }} 之间；反向梯度不但没有消失，反而朝输入方向增大，"
-    "第一个单元处是最后一个单元处的 {{ grad_growth_plain_spread }} 倍",
-    en="At initialization neither signal vanishes in the 32-unit plain nets: the standard deviation of "
-    "every unit's input stays between {{ fwd_std_min_min }} and {{ fwd_std_max_max }}, and the backward "
-    "gradient, far from vanishing, grows toward the input — at the first unit it is "
+    "第一个块处是最后一个块处的 {{ grad_growth_plain_spread }} 倍",
+    en="At initialization neither signal vanishes in the 32-block plain nets: the standard deviation of "
+    "every block's input stays between {{ fwd_std_min_min }} and {{ fwd_std_max_max }}, and the backward "
+    "gradient, far from vanishing, grows toward the input — at the first block it is "
     "{{ grad_growth_plain_spread }} times as large as at the last",
     evidence=f"std {std_low.low:.2f}–{std_high.high:.2f}, gradient growth {growth.low:.3g}–"
-    f"{growth.high:.3g}, smallest gradient at the last unit: {bool(smallest_at_end)}",
+    f"{growth.high:.3g}, smallest gradient at the last block: {bool(smallest_at_end)}",
 )
 publish.figure(
     "signals",
     lambda tr: signals_figure(profiles, tr),
     alt=(
-        f"初始化时 32 个单元的网络中各单元输入的标准差（左）与梯度范数（右），{len(SEEDS)} 个种子。{signals[0]}。",
-        f"Per-unit standard deviation of the forward signal (left) and norm of the backward gradient "
-        f"(right) in 32-unit nets at initialization, {len(SEEDS)} seeds. {signals[1]}.",
+        f"初始化时 32 个块的网络中各块输入的标准差（左）与梯度范数（右），{len(SEEDS)} 个种子。{signals[0]}。",
+        f"Per-block standard deviation of the forward signal (left) and norm of the backward gradient "
+        f"(right) in 32-block nets at initialization, {len(SEEDS)} seeds. {signals[1]}.",
     ),
 )
 
@@ -235,19 +235,19 @@ scaled_degrade = err("scaled", 2).high < 1 and err("scaled", 32).low > err("resi
 publish.claim(
     "scaled_degrades",
     scaled_degrade,
-    zh="缩放捷径在 2 个单元时与恒等捷径一样能拟合训练集（训练误差 {{ train_error_scaled_d2_spread }}），"
-    "到 32 个单元时训练误差升到 {{ train_error_scaled_d32_spread }}，而恒等捷径仍是 {{ train_error_residual_d32_spread }}",
-    en="The scaled shortcut fits the training set like the identity one at 2 units (training error "
-    "{{ train_error_scaled_d2_spread }}), but at 32 units its training error rises to "
+    zh="缩放捷径在 2 个块时与恒等捷径一样能拟合训练集（训练误差 {{ train_error_scaled_d2_spread }}），"
+    "到 32 个块时训练误差升到 {{ train_error_scaled_d32_spread }}，而恒等捷径仍是 {{ train_error_residual_d32_spread }}",
+    en="The scaled shortcut fits the training set like the identity one at 2 blocks (training error "
+    "{{ train_error_scaled_d2_spread }}), but at 32 blocks its training error rises to "
     "{{ train_error_scaled_d32_spread }}, where the identity shortcut's is {{ train_error_residual_d32_spread }}",
-    evidence=f"scaled worst at 2 units {err('scaled', 2).high:.1f}%, best at 32 units "
+    evidence=f"scaled worst at 2 blocks {err('scaled', 2).high:.1f}%, best at 32 blocks "
     f"{err('scaled', 32).low:.1f}% vs identity worst {err('residual', 32).high:.1f}%",
 )
 publish.claim(
     "scaled_above_plain",
     err("scaled", 32).high + 5 < err("plain", 32).low,
-    zh="32 个单元时，缩放捷径的训练误差仍低于无残差网络的 {{ train_error_plain_d32_spread }}",
-    en="At 32 units the scaled shortcut's training error is still below the plain net's "
+    zh="32 个块时，缩放捷径的训练误差仍低于无残差网络的 {{ train_error_plain_d32_spread }}",
+    en="At 32 blocks the scaled shortcut's training error is still below the plain net's "
     "{{ train_error_plain_d32_spread }}",
     evidence=f"scaled worst {err('scaled', 32).high:.1f}% vs plain best {err('plain', 32).low:.1f}%",
 )
@@ -263,9 +263,9 @@ publish.claim(
     "summary_degradation",
     plain_degrade and residual_fit,
     zh="在 `load_digits` 上，按预激活残差网络的结构和论文的训练设置，带批归一化的无残差网络越深，训练误差越高；"
-    "同样的单元加上恒等捷径，训练误差在每个深度都接近零",
+    "同样的块加上恒等捷径，训练误差在每个深度都接近零",
     en="On `load_digits`, with the structure of a pre-activation residual network and the paper's training "
-    "recipe, the deeper plain nets with batch normalization reach a higher training error; the same units "
+    "recipe, the deeper plain nets with batch normalization reach a higher training error; the same blocks "
     "with identity shortcuts reach a training error near zero at every depth",
 )
 publish.claim(

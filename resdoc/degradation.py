@@ -3,8 +3,8 @@ shallower ones (He et al. 2016a); with identity shortcuts they do not, and a sho
 $\\lambda = 0.5$ trains worse (He et al. 2016b).
 
 The nets follow "Identity Mappings in Deep Residual Networks" (He et al. 2016b) with linear
-layers in place of convolutions: pre-activation units BN-ReLU-weight-BN-ReLU-weight, He
-(Kaiming) initialization, and BN-ReLU before the classifier. The plain nets are the same units
+layers in place of convolutions: pre-activation blocks BN-ReLU-weight-BN-ReLU-weight, He
+(Kaiming) initialization, and BN-ReLU before the classifier. The plain nets are the same blocks
 without the shortcut, still with batch normalization, as in He et al. (2016a)."""
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from resdoc.training import History, TrainConfig, evaluate, train
 
 @dataclass
 class MLPConfig:
-    depth: int = 8  # number of units, each with two weight layers
-    width: int = 64  # units per hidden layer
-    shortcut: float | None = 1.0  # None: plain; λ: the unit outputs λ·x + F(x)
+    depth: int = 8  # number of blocks, each with two weight layers
+    width: int = 64  # neurons per hidden layer
+    shortcut: float | None = 1.0  # None: plain; λ: the block outputs λ·x + F(x)
 
 
 # --8<-- [start:block]
 class Block(nn.Module):
-    """A pre-activation unit: $y = \\lambda x + \\mathcal{F}(x)$ with
+    """A pre-activation block: $y = \\lambda x + \\mathcal{F}(x)$ with
     $\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(\\mathrm{BN}(W_1\\,\\mathrm{ReLU}(\\mathrm{BN}(x))))$;
     without a shortcut, $y = \\mathcal{F}(x)$.
 
@@ -61,7 +61,7 @@ class Block(nn.Module):
 
 
 class MLP(nn.Module):
-    """Input layer (64 pixels → width), ``depth`` units, BN-ReLU, classifier (width → 10)."""
+    """Input layer (64 pixels → width), ``depth`` blocks, BN-ReLU, classifier (width → 10)."""
 
     def __init__(self, cfg: MLPConfig, n_in: int = 64, n_out: int = 10):
         super().__init__()
@@ -76,7 +76,7 @@ class MLP(nn.Module):
                     nn.init.zeros_(module.bias)
 
     def stream(self, x: torch.Tensor) -> list[torch.Tensor]:
-        """The input $x_0$ of the first unit and the output $x_{i+1}$ of every unit."""
+        """The input $x_0$ of the first block and the output $x_{i+1}$ of every block."""
         xs = [self.inp(x)]
         for block in self.blocks:
             xs.append(block(xs[-1]))
@@ -136,7 +136,7 @@ def depth_sweep(depths, kinds, seeds, cfg: TrainConfig = PAPER_RECIPE) -> list[R
 # --8<-- [start:signals]
 def signal_profile(model: MLP, data: Split) -> tuple[list[float], list[float]]:
     """The check of He et al. (2016a) on a batch in train mode: the standard deviation of
-    every unit's input $x_i$ (forward) and the norm of $\\partial\\ell/\\partial x_i$ (backward),
+    every block's input $x_i$ (forward) and the norm of $\\partial\\ell/\\partial x_i$ (backward),
     for $i = 0, \\dots, L$. Runs on a copy, so BatchNorm's running statistics stay as they are."""
     model = copy.deepcopy(model).train()
     xs = model.stream(data.x)

@@ -42,7 +42,7 @@ def error_by_depth_figure(runs: list[Run], tr: Translator) -> plt.Figure:
     seeds = len({r.seed for r in runs})
     for ax in (left, right):
         ax.set_xticks(sorted({r.depth for r in runs}))
-        ax.set_xlabel(tr("深度（单元数）", "depth (units)"))
+        ax.set_xlabel(tr("深度（块数）", "depth (blocks)"))
     left.set(
         ylabel=tr("训练误差（%）", "training error (%)"),
         title=tr(
@@ -75,7 +75,7 @@ def curves_figure(runs: list[Run], tr: Translator) -> plt.Figure:
                 np.median(curves, 0),
                 color=COLOURS[kind],
                 alpha=shade,
-                label=tr(f"{depth} 个单元", f"{depth} units"),
+                label=tr(f"{depth} 个块", f"{depth} blocks"),
             )
         ax.set(title=kind_label(tr, kind), xlabel=tr("轮次（epoch）", "epoch"))
         ax.legend(loc="lower left")
@@ -96,7 +96,7 @@ def signals_figure(profiles: dict[str, np.ndarray], tr: Translator) -> plt.Figur
     right.set_yscale("log")
     left.set_yscale("log")
     for ax in (left, right):
-        ax.set_xlabel(tr("第 i 个单元的输入 x_i", "input x_i of unit i"))
+        ax.set_xlabel(tr("第 i 个块的输入 x_i", "input x_i of block i"))
     left.set(
         ylabel=tr("标准差", "standard deviation"),
         title=tr("前向：信号的标准差", "forward: std of the signal"),

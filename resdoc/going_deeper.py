@@ -35,10 +35,10 @@ def train_pair(depth: int, seed: int, cfg: TrainConfig = PAPER_RECIPE) -> dict[s
 # --8<-- [start:lesion]
 @torch.no_grad()
 def accuracy_without(model: MLP, data: Split, deleted: int | None) -> float:
-    """Test accuracy when unit ``deleted`` is replaced by the identity (None: the intact net).
+    """Test accuracy when block ``deleted`` is replaced by the identity (None: the intact net).
 
     In a residual net this removes one branch, $x_{i+1} = x_i$; in a plain net it removes
-    the whole unit, so the next unit receives an input it has never seen.
+    the whole block, so the next block receives an input it has never seen.
     """
     x = model.inp(data.x)
     for i, block in enumerate(model.blocks):
@@ -51,7 +51,7 @@ def accuracy_without(model: MLP, data: Split, deleted: int | None) -> float:
 
 
 def lesion_study(models: dict[str, MLP], data: Split) -> dict[str, list[float]]:
-    """For each net: accuracy on ``data`` intact (index 0) and with unit i deleted (index i + 1)."""
+    """For each net: accuracy on ``data`` intact (index 0) and with block i deleted (index i + 1)."""
     return {
         kind: [accuracy_without(m, data, None)]
         + [accuracy_without(m, data, i) for i in range(len(m.blocks))]
@@ -76,7 +76,7 @@ def calibrate(model: MLP, data: Split) -> MLP:
 @torch.no_grad()
 def stream_growth(model: MLP, data: Split) -> float:
     """$\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ over ``data`` (eval mode): how much larger the
-    residual stream leaving the last unit is than the stream entering the first."""
+    residual stream leaving the last block is than the stream entering the first."""
     xs = model.eval().stream(data.x)
     return (xs[-1].norm() / xs[0].norm()).item()
 
@@ -89,7 +89,7 @@ class BranchJacobians:
 
     def __init__(self, model: MLP, data: Split):
         model.eval()
-        self.factors = []  # per unit: (W1, d1, W2, d2); d's are (batch, width)
+        self.factors = []  # per block: (W1, d1, W2, d2); d's are (batch, width)
         x = model.inp(data.x).detach()
         for block in model.blocks:
             h = block.linear1(torch.relu(block.norm1(x)))

@@ -16,7 +16,7 @@ def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) -> plt.Figure:
-    """Test accuracy with unit i deleted; ``accuracy[kind]`` is (seeds, 1 + units), column 0
+    """Test accuracy with block i deleted; ``accuracy[kind]`` is (seeds, 1 + blocks), column 0
     the intact net (dashed); dotted: chance (10 %)."""
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     labels = {
@@ -26,22 +26,22 @@ def lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) -> plt.Figure
     for kind, values in accuracy.items():
         colour = PLAIN if kind == "plain" else RESIDUAL
         median, down, up = _median_range(100 * values[:, 1:])
-        units = np.arange(len(median))
+        blocks = np.arange(len(median))
         style = dict(fmt="o-", ms=4, capsize=3, color=colour, label=labels[kind])
-        ax.errorbar(units, median, yerr=[down, up], **style)
+        ax.errorbar(blocks, median, yerr=[down, up], **style)
         ax.axhline(100 * np.median(values[:, 0]), ls="--", lw=1, color=colour)
     ax.axhline(10, ls=":", lw=1.2, color=GREY, label=tr("随机猜测（10%）", "chance (10%)"))
     ax.plot(
-        [], [], "--", lw=1, color=GREY, label=tr("虚线：不删除任何单元", "dashed: no unit deleted")
+        [], [], "--", lw=1, color=GREY, label=tr("虚线：不删除任何块", "dashed: no block deleted")
     )
     seeds = len(next(iter(accuracy.values())))
     ax.set(
-        xlabel=tr("测试时删除的单元 i", "unit i deleted at test time"),
+        xlabel=tr("测试时删除的块 i", "block i deleted at test time"),
         ylabel=tr("测试准确率（%）", "test accuracy (%)"),
         ylim=(0, 105),
-        title=tr(f"删掉一个单元之后（{seeds} 个种子）", f"after deleting one unit ({seeds} seeds)"),
+        title=tr(f"删掉一个块之后（{seeds} 个种子）", f"after deleting one block ({seeds} seeds)"),
     )
-    ax.set_xticks(units)
+    ax.set_xticks(blocks)
     ax.legend(loc="center right")
     return fig
 

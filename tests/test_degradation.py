@@ -1,4 +1,4 @@
-"""Chapter 06-degradation: the unit computes λ·x + F(x); over seeds, on a reduced setting, the
+"""Chapter 06-degradation: the block computes λ·x + F(x); over seeds, on a reduced setting, the
 deep plain net trains far worse than the shallow one and the identity-shortcut net does not;
 at initialization the deep plain net's signals do not vanish."""
 
@@ -58,5 +58,5 @@ def test_deep_plain_signals_do_not_vanish_at_initialization():
         std, grad = signal_profile(MLP(MLPConfig(depth=16, shortcut=KINDS["plain"])), batch)
         stds += std
         growth.append(grad[0] / grad[-1])
-    assert min(stds) > 0.5 and max(stds) < 2  # forward: every unit's input has a healthy spread
+    assert min(stds) > 0.5 and max(stds) < 2  # forward: every block's input has a healthy spread
     assert statistics.median(growth) > 10  # backward: larger at the input than at the output

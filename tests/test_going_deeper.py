@@ -46,7 +46,7 @@ def test_all_paths_sum_to_the_true_gradient():
     for k in range(4):  # every one of the 2^3 paths, explicitly
         for chosen in itertools.combinations(range(3), k):
             v = jac.g.double()
-            for i in reversed(chosen):  # the last unit's factor first
+            for i in reversed(chosen):  # the last block's factor first
                 v = jac.pull(v, i)
             total += v
     x0 = model.inp(data.x).detach().requires_grad_(True)
@@ -88,7 +88,7 @@ def test_lesion_hurts_plain_far_more_than_residual():
     cfg = replace(PAPER_RECIPE, epochs=10)
     runs = [lesion_study(train_pair(6, seed, cfg), test_set) for seed in (0, 1, 2)]
 
-    def drop(kind):  # per seed: intact accuracy minus the mean over deleted units
+    def drop(kind):  # per seed: intact accuracy minus the mean over deleted blocks
         return [run[kind][0] - statistics.mean(run[kind][1:]) for run in runs]
 
     assert min(run[kind][0] for run in runs for kind in run) > 0.8  # both nets learned
