@@ -101,6 +101,7 @@ publish.figure(
 
 # %%
 PATH_DEPTH = 30
+SAMPLES = 40  # random paths per length: one path's gradient varies a lot, so the mean needs many
 probe = Split(test_set.x[:128], test_set.y[:128])  # 128 test images are enough for a mean
 counts = path_counts(PATH_DEPTH)
 per_path = {"init": [], "trained": []}
@@ -109,11 +110,11 @@ fit = []
 for seed in SEEDS:
     torch.manual_seed(seed)  # the same initialization train_net starts from
     net = calibrate(MLP(MLPConfig(depth=PATH_DEPTH)), train_set)
-    per_path["init"].append(gradient_by_path_length(net, probe, samples=10))
+    per_path["init"].append(gradient_by_path_length(net, probe, samples=SAMPLES, seed=seed))
     growth["init"].append(stream_growth(net, probe))
     net, _ = train_net("residual", PATH_DEPTH, seed)
     fit.append(evaluate(net, train_set))
-    per_path["trained"].append(gradient_by_path_length(net, probe, samples=10))
+    per_path["trained"].append(gradient_by_path_length(net, probe, samples=SAMPLES, seed=seed))
     growth["trained"].append(stream_growth(net, probe))
 per_path = {key: np.array(values) for key, values in per_path.items()}
 share = {key: np.array([gradient_share(counts, row) for row in v]) for key, v in per_path.items()}
@@ -122,6 +123,7 @@ publish.number("path_depth", PATH_DEPTH, "{:d}")
 publish.number("n_paths", 2**PATH_DEPTH, "{:,d}")
 publish.number("mean_path_length", PATH_DEPTH / 2, "{:g}")
 publish.number("probe_size", len(probe.y), "{:d}")
+publish.number("samples", SAMPLES, "{:d}")
 loss = publish.spread("train_loss", [f[0] for f in fit], seeds=SEEDS, fmt="{:.2g}")
 error = publish.spread("train_error", [100 * f[1] for f in fit], seeds=SEEDS, fmt="{:.1f}%")
 cover, factor, straight = {}, {}, {}

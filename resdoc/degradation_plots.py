@@ -94,7 +94,7 @@ def signals_figure(profiles: dict[str, np.ndarray], tr: Translator) -> plt.Figur
             ax.fill_between(layers, series.min(0), series.max(0), color=COLOURS[kind], alpha=0.2)
             ax.plot(layers, np.median(series, 0), color=COLOURS[kind], label=kind_label(tr, kind))
     right.set_yscale("log")
-    left.set_yscale("log")
+    left.set_ylim(bottom=0)
     for ax in (left, right):
         ax.set_xlabel(tr("第 i 个块的输入 x_i", "input x_i of block i"))
     left.set(

@@ -25,7 +25,8 @@ class TrainConfig:
 
 @dataclass
 class History:
-    """Training-set loss and error after every epoch."""
+    """Per epoch, the training loss and error averaged over that epoch's mini-batches (in train
+    mode, as the weights move; free to record, unlike a second pass over the training set)."""
 
     loss: list[float] = field(default_factory=list)
     error: list[float] = field(default_factory=list)
@@ -59,12 +60,15 @@ def train(model: nn.Module, data: Split, cfg: TrainConfig) -> History:
         for group in optimizer.param_groups:  # step schedule: lr / 10 at every drop passed
             group["lr"] = cfg.lr * 0.1 ** sum(epoch >= drop for drop in drops)
         model.train()
+        total_loss = total_wrong = 0.0
         for idx in torch.randperm(len(data.y), generator=generator).split(cfg.batch_size):
-            loss = F.cross_entropy(model(data.x[idx]), data.y[idx])
+            logits = model(data.x[idx])
+            loss = F.cross_entropy(logits, data.y[idx])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-        loss, error = evaluate(model, data)
-        history.loss.append(loss)
-        history.error.append(error)
+            total_loss += loss.item() * len(idx)
+            total_wrong += (logits.argmax(1) != data.y[idx]).sum().item()
+        history.loss.append(total_loss / len(data.y))
+        history.error.append(total_wrong / len(data.y))
     return history
