@@ -81,7 +81,7 @@ residual_fit = residual_worst < 1 and residual_loss_worst < 0.02
 fits = publish.claim(
     "residual_fits",
     residual_fit,
-    zh="恒等捷径的网络在每个深度都把训练集拟合得几乎一个不错："
+    zh="恒等捷径的网络在每个深度都几乎完美地拟合了训练集："
     "32 个块时训练误差 {{ train_error_residual_d32_spread }}，训练损失 {{ train_loss_residual_d32_spread }}",
     en="With identity shortcuts every depth fits the training set almost perfectly: at 32 blocks the "
     "training error is {{ train_error_residual_d32_spread }} and the training loss {{ train_loss_residual_d32_spread }}",

@@ -128,7 +128,7 @@ def gradient_by_path_length(
 ) -> list[float]:
     """Mean norm of the gradient reaching $x_0$ along a single path of length $k$, for every
     $k$: a path through branches $S$ carries $g \\prod_{i \\in S} J_i$ (row vector; the factors
-    in decreasing $i$, linearised at the real activations), from ``samples`` random paths per length."""
+    in decreasing $i$, linearized at the real activations), from ``samples`` random paths per length."""
     with torch.enable_grad():
         jac = BranchJacobians(model, data)
     g = jac.g.double()  # float32 underflows on long paths
