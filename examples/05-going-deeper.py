@@ -1,110 +1,220 @@
 """网络加深 · Going deeper.
 
 A residual net unrolled is a sum over $2^n$ paths. Delete one block at test time, and
-measure which path lengths carry the gradient (Veit et al. 2016), on scikit-learn's digits.
+measure which path lengths carry the gradient (Veit et al. 2016), on scikit-learn's digits,
+with chapter 6's pre-activation nets trained by the paper's recipe over 5 seeds.
 Run it by hand with ``python examples/05-going-deeper.py``; the docs build runs it for you.
 """
 
 # %% [markdown] lang="zh"
 # # 网络加深
 #
-# 先训练两个各有 10 个块的多层感知机（一个无残差，一个有残差），在测试时每次删掉其中一个块，
-# 看测试准确率还剩多少。
+# 用第 6 章的网络和训练设置，每个种子训练两个各有 10 个块的网络（一个无残差，一个有残差），
+# 在测试时每次删掉其中一个块，看测试准确率还剩多少。
 
 # %% [markdown] lang="en"
 # # Going deeper
 #
-# First we train two multilayer perceptrons of 10 blocks each, one plain and one residual, and
-# at test time delete one block at a time to see how much test accuracy is left.
+# With chapter 6's nets and training recipe we train, for every seed, two nets of 10 blocks each,
+# one plain and one residual, and at test time delete one block at a time to see how much test
+# accuracy is left.
 
 # %%
+import numpy as np
 import torch
 
 from resdoc import publish
 from resdoc.data import Split, digits
-from resdoc.degradation import MLP, MLPConfig
+from resdoc.degradation import MLP, PAPER_RECIPE, MLPConfig, train_net
 from resdoc.going_deeper import (
+    calibrate,
     covering_length,
     gradient_by_path_length,
     gradient_share,
     lesion_study,
     path_counts,
+    stream_growth,
     train_pair,
 )
 from resdoc.going_deeper_plots import lesion_figure, path_figure
-from resdoc.training import TrainConfig, train
+from resdoc.training import evaluate
 
+SEEDS = (0, 1, 2, 3, 4)
 LESION_DEPTH = 10
-cfg = TrainConfig(epochs=10, lr=0.05)
-accuracy = lesion_study(train_pair(LESION_DEPTH, cfg))
+train_set, test_set = digits()
+runs = [lesion_study(train_pair(LESION_DEPTH, seed), test_set) for seed in SEEDS]
+accuracy = {kind: np.array([run[kind] for run in runs]) for kind in ("plain", "residual")}
 publish.number("lesion_depth", LESION_DEPTH, "{:d}")
+publish.number("n_seeds", len(SEEDS), "{:d}")
+publish.number("epochs", PAPER_RECIPE.epochs, "{:d}")
+drop = {}
 for kind, values in accuracy.items():
-    deleted = values[1:]
-    print(
-        f"{kind:8s} intact {values[0]:.1%}   one block deleted: mean {sum(deleted) / len(deleted):.1%}, "
-        f"worst {min(deleted):.1%}"
+    intact = publish.spread(f"intact_{kind}", 100 * values[:, 0], seeds=SEEDS, fmt="{:.1f}%")
+    mean = publish.spread(
+        f"lesion_mean_{kind}", 100 * values[:, 1:].mean(1), seeds=SEEDS, fmt="{:.1f}%"
     )
-    publish.number(f"intact_{kind}", 100 * values[0], "{:.1f}%")
-    publish.number(f"lesion_mean_{kind}", 100 * sum(deleted) / len(deleted), "{:.1f}%")
-    publish.number(f"lesion_worst_{kind}", 100 * min(deleted), "{:.1f}%")
+    publish.spread(f"lesion_worst_{kind}", 100 * values[:, 1:].min(1), seeds=SEEDS, fmt="{:.1f}%")
+    drop[kind] = 100 * (values[:, 0] - values[:, 1:].mean(1))  # per seed, in points
+    print(f"{kind:8s} intact {intact.values}  one block deleted, mean {mean.values}")
+robust = publish.claim(
+    "lesion_residual_robust",
+    bool(drop["residual"].max() < 5),
+    zh="有残差网络删掉任何一个块，测试准确率几乎不变：完整时 {{ intact_residual_spread }}，"
+    "删掉一个块后平均 {{ lesion_mean_residual_spread }}（最差的块 {{ lesion_worst_residual_spread }}）",
+    en="Deleting any one block of the residual net barely changes its test accuracy: "
+    "{{ intact_residual_spread }} intact, {{ lesion_mean_residual_spread }} on average with one block deleted "
+    "(worst block {{ lesion_worst_residual_spread }})",
+    evidence=f"largest mean drop over seeds {drop['residual'].max():.1f} points",
+)
+collapse = publish.claim(
+    "lesion_plain_collapses",
+    bool(accuracy["plain"][:, 0].min() > 0.85 and accuracy["plain"][:, 1:].mean(1).max() < 0.25),
+    zh="无残差网络完整时有 {{ intact_plain_spread }}，删掉一个块后平均只剩 {{ lesion_mean_plain_spread }}"
+    "（最差的块 {{ lesion_worst_plain_spread }}），接近随机猜测的 10%",
+    en="The plain net, {{ intact_plain_spread }} intact, keeps only {{ lesion_mean_plain_spread }} on average "
+    "with one block deleted (worst block {{ lesion_worst_plain_spread }}), close to the 10% of guessing",
+    evidence=f"plain intact min {accuracy['plain'][:, 0].min():.3f}, "
+    f"lesion mean max {accuracy['plain'][:, 1:].mean(1).max():.3f}",
+)
 publish.figure(
     "lesion",
     lambda tr: lesion_figure(accuracy, tr),
     alt=(
-        "测试时删除第 i 个块后的测试准确率：有残差网络几乎不变，无残差网络跌到接近随机猜测。",
-        "Test accuracy after deleting block i at test time: the residual net barely changes, "
-        "the plain net falls to near chance.",
+        f"测试时删除第 i 个块后的测试准确率（{len(SEEDS)} 个种子的中位数与范围）。{robust[0]}。{collapse[0]}。",
+        f"Test accuracy after deleting block i at test time (median and range over {len(SEEDS)} seeds). "
+        f"{robust[1]}. {collapse[1]}.",
     ),
 )
 
 # %% [markdown] lang="zh"
 # ## 哪些路径在传梯度
 #
-# 用一个 30 个块的残差 MLP，按 Veit 等人的方法估计：长度为 $k$ 的一条路径送回输入端多大的梯度，
-# 再乘以这样的路径条数 $\binom{n}{k}$。初始化时和训练 10 轮后各算一次。
+# 用 30 个块的残差网络，按 Veit 等人的方法估计：长度为 $k$ 的一条路径送回输入端多大的梯度，
+# 再乘以这样的路径条数 $\binom{n}{k}$。同一个网络在初始化时和训练后各算一次，每个种子一个网络。
 
 # %% [markdown] lang="en"
 # ## Which paths carry the gradient
 #
-# With a residual MLP of 30 blocks we estimate, following Veit et al., how much gradient one
-# path of length $k$ sends back to the input, and multiply by the number of such paths
-# $\binom{n}{k}$ — once at initialisation and once after 10 epochs of training.
+# With a residual net of 30 blocks we estimate, following Veit et al., how much gradient one path
+# of length $k$ sends back to the input, and multiply by the number of such paths
+# $\binom{n}{k}$ — for the same net at initialization and after training, one net per seed.
 
 # %%
 PATH_DEPTH = 30
-train_set, test_set = digits()
+SAMPLES = 40  # random paths per length: one path's gradient varies a lot, so the mean needs many
 probe = Split(test_set.x[:128], test_set.y[:128])  # 128 test images are enough for a mean
-torch.manual_seed(0)
-net = MLP(MLPConfig(depth=PATH_DEPTH))
 counts = path_counts(PATH_DEPTH)
-per_path = {"init": gradient_by_path_length(net, probe, samples=10)}
-train(net, train_set, cfg)
-per_path["trained"] = gradient_by_path_length(net, probe, samples=10)
-share = {key: gradient_share(counts, values) for key, values in per_path.items()}
+per_path = {"init": [], "trained": []}
+growth = {"init": [], "trained": []}
+fit = []
+for seed in SEEDS:
+    torch.manual_seed(seed)  # the same initialization train_net starts from
+    net = calibrate(MLP(MLPConfig(depth=PATH_DEPTH)), train_set)
+    per_path["init"].append(gradient_by_path_length(net, probe, samples=SAMPLES, seed=seed))
+    growth["init"].append(stream_growth(net, probe))
+    net, _ = train_net("residual", PATH_DEPTH, seed)
+    fit.append(evaluate(net, train_set))
+    per_path["trained"].append(gradient_by_path_length(net, probe, samples=SAMPLES, seed=seed))
+    growth["trained"].append(stream_growth(net, probe))
+per_path = {key: np.array(values) for key, values in per_path.items()}
+share = {key: np.array([gradient_share(counts, row) for row in v]) for key, v in per_path.items()}
 
 publish.number("path_depth", PATH_DEPTH, "{:d}")
 publish.number("n_paths", 2**PATH_DEPTH, "{:,d}")
 publish.number("mean_path_length", PATH_DEPTH / 2, "{:g}")
-publish.number("epochs", cfg.epochs, "{:d}")
+publish.number("probe_size", len(probe.y), "{:d}")
+publish.number("samples", SAMPLES, "{:d}")
+loss = publish.spread("train_loss", [f[0] for f in fit], seeds=SEEDS, fmt="{:.2g}")
+error = publish.spread("train_error", [100 * f[1] for f in fit], seeds=SEEDS, fmt="{:.1f}%")
+cover, factor, straight = {}, {}, {}
 for key in per_path:
-    peak = max(range(len(counts)), key=lambda k: share[key][k])
-    cover = covering_length(share[key], 0.9)
-    ratio = (
-        per_path[key][2] / per_path[key][1]
-    )  # how much one more branch shrinks a path's gradient
-    print(
-        f"{key:8s} peak at k={peak}, 90% of the gradient from k <= {cover}, per-branch factor {ratio:.3f}"
+    publish.spread(f"stream_growth_{key}", growth[key], seeds=SEEDS, fmt="{:.1f}")
+    peaks = share[key].argmax(1)
+    publish.spread(f"peak_{key}", peaks, seeds=SEEDS, fmt="{:.0f}")
+    cover[key] = publish.spread(
+        f"cover90_{key}",
+        [covering_length(row, 0.9) for row in share[key]],
+        seeds=SEEDS,
+        fmt="{:.0f}",
     )
-    publish.number(f"peak_{key}", peak, "{:d}")
-    publish.number(f"cover90_{key}", cover, "{:d}")
-    publish.number(f"branch_factor_{key}", ratio, "{:.2g}")
+    # on average over lengths, how much one more branch shrinks a path's gradient
+    rate = (per_path[key][:, -1] / per_path[key][:, 0]) ** (1 / PATH_DEPTH)
+    factor[key] = publish.spread(f"branch_factor_{key}", rate, seeds=SEEDS, fmt="{:.2f}")
+    # how straight log(gradient) is against k: R² of a line fit, per seed (1 = exactly exponential)
+    straight[key] = min(
+        np.corrcoef(np.arange(PATH_DEPTH + 1), np.log(row))[0, 1] ** 2 for row in per_path[key]
+    )
+    print(f"{key:8s} peak {peaks}, 90% from k <= {cover[key].values}, per-branch {rate}")
+print("trained: loss", loss.values, "error", error.values, "stream growth", growth["trained"])
+publish.claim(
+    "well_trained",
+    loss.high < 0.01 and error.high < 0.5,
+    zh="训练后的网络把训练集拟合得很好：训练损失 {{ train_loss_spread }}，训练误差 {{ train_error_spread }}",
+    en="The trained nets fit their training set: training loss {{ train_loss_spread }}, training error "
+    "{{ train_error_spread }}",
+    evidence=f"worst loss {loss.high:.4f}, worst error {error.high:.2f}%",
+)
+decay = publish.claim(
+    "per_path_decays",
+    factor["init"].high < 0.7 and factor["trained"].high < 0.7 and min(straight.values()) > 0.95,
+    zh="单条路径的梯度随长度指数衰减：平均每多经过一个分支，初始化时乘以 {{ branch_factor_init_spread }}，"
+    "训练后乘以 {{ branch_factor_trained_spread }}",
+    en="The gradient along one path decays exponentially with its length: on average each extra branch "
+    "multiplies it by {{ branch_factor_init_spread }} at initialization and by {{ branch_factor_trained_spread }} "
+    "after training",
+    evidence=f"largest per-branch factor {max(factor['init'].high, factor['trained'].high):.3f}, "
+    f"smallest R² of log-gradient against length {min(straight.values()):.3f}",
+)
+short = publish.claim(
+    "short_paths",
+    cover["init"].high < PATH_DEPTH / 2 and cover["trained"].high < PATH_DEPTH / 2,
+    zh="与 Veit 等人的结论一致，总梯度主要来自比平均长度 {{ mean_path_length }} 短的路径："
+    "90% 的梯度来自长度不超过 {{ cover90_init_spread }}（初始化时）和 {{ cover90_trained_spread }}（训练后）的路径",
+    en="As Veit et al. found, the total gradient comes mostly from paths shorter than the mean length "
+    "{{ mean_path_length }}: 90% of it comes from paths of length at most {{ cover90_init_spread }} at "
+    "initialization and {{ cover90_trained_spread }} after training",
+    evidence=f"largest 90% length {max(cover['init'].high, cover['trained'].high)} vs mean {PATH_DEPTH / 2}",
+)
+publish.claim(
+    "trained_steeper",
+    factor["trained"].high < factor["init"].low - 0.03,
+    zh="训练后，每多经过一个分支，单条路径的梯度缩小得比初始化时更多",
+    en="After training, each extra branch shrinks a path's gradient more than at initialization",
+    evidence=f"trained factor max {factor['trained'].high:.3f} vs init min {factor['init'].low:.3f}",
+)
 publish.figure(
     "path-lengths",
     lambda tr: path_figure(counts, per_path, share, tr),
     alt=(
-        "三幅图：(a) 各长度路径的条数呈二项分布；(b) 单条路径的梯度随长度指数衰减；(c) 二者相乘后总梯度集中在较短的路径上，训练后更短。",
-        "Three panels: (a) the number of paths per length is binomial; (b) the gradient along one path "
-        "decays exponentially with its length; (c) their product puts the total gradient on short paths, "
-        "shorter still after training.",
+        f"三幅图（{len(SEEDS)} 个种子的中位数与范围）：(a) 各长度路径的占比呈二项分布；(b) 单条路径的梯度；"
+        f"(c) 二者相乘后各长度的总贡献。{decay[0]}。{short[0]}。",
+        f"Three panels (median and range over {len(SEEDS)} seeds): (a) the share of paths per length is "
+        f"binomial; (b) the gradient along one path; (c) their product, the total per length. "
+        f"{decay[1]}. {short[1]}.",
     ),
+)
+
+# %% [markdown] lang="zh"
+# ## 小结
+
+# %% [markdown] lang="en"
+# ## Summary
+
+# %%
+publish.claim(
+    "summary_lesion",
+    bool(drop["residual"].max() < 5 and accuracy["plain"][:, 1:].mean(1).max() < 0.25),
+    zh="测试时删掉一个块，残差网络几乎不受影响，无残差网络跌到随机猜测附近",
+    en="Deleting one block at test time barely affects the residual net and drops the plain net to near chance",
+)
+publish.claim(
+    "summary_paths",
+    factor["init"].high < 0.7
+    and factor["trained"].high < 0.7
+    and min(straight.values()) > 0.95
+    and cover["init"].high < PATH_DEPTH / 2
+    and cover["trained"].high < PATH_DEPTH / 2,
+    zh="单条路径的梯度随长度指数衰减，总梯度主要由比平均长度短的路径承载，初始化时和训练后都是如此",
+    en="The gradient along one path decays exponentially with its length, so paths shorter than the mean "
+    "length carry most of the total, at initialization and after training alike",
 )

@@ -9,9 +9,9 @@ import math
 import torch
 from torch.nn import functional as F
 
-from resdoc.data import Split, digits
-from resdoc.degradation import MLP, MLPConfig
-from resdoc.training import TrainConfig, train
+from resdoc.data import Split
+from resdoc.degradation import MLP, PAPER_RECIPE, train_net
+from resdoc.training import TrainConfig
 
 
 # --8<-- [start:path-counts]
@@ -27,16 +27,9 @@ def path_counts(n_blocks: int) -> list[int]:
 # --8<-- [end:path-counts]
 
 
-def train_pair(depth: int = 10, cfg: TrainConfig | None = None, seed: int = 0) -> dict[str, MLP]:
-    """A plain and a residual MLP of the same depth, trained identically on the digits."""
-    train_set, _ = digits()
-    models = {}
-    for kind, shortcut in (("plain", None), ("residual", 1.0)):
-        torch.manual_seed(seed)
-        models[kind] = MLP(MLPConfig(depth=depth, shortcut=shortcut))
-        train(models[kind], train_set, cfg or TrainConfig())
-        models[kind].eval()
-    return models
+def train_pair(depth: int, seed: int, cfg: TrainConfig = PAPER_RECIPE) -> dict[str, MLP]:
+    """A plain and a residual net of the same depth (chapter 6's), trained identically."""
+    return {kind: train_net(kind, depth, seed, cfg)[0].eval() for kind in ("plain", "residual")}
 
 
 # --8<-- [start:lesion]
@@ -45,45 +38,88 @@ def accuracy_without(model: MLP, data: Split, deleted: int | None) -> float:
     """Test accuracy when block ``deleted`` is replaced by the identity (None: the intact net).
 
     In a residual net this removes one branch, $x_{i+1} = x_i$; in a plain net it removes
-    the whole layer, so the next layer receives an input it has never seen.
+    the whole block, so the next block receives an input it has never seen.
     """
-    x = torch.relu(model.inp(data.x))
+    x = model.inp(data.x)
     for i, block in enumerate(model.blocks):
         if i != deleted:
             x = block(x)
-    return (model.out(x).argmax(1) == data.y).float().mean().item()
+    return (model.head(x).argmax(1) == data.y).float().mean().item()
 
 
 # --8<-- [end:lesion]
 
 
-def lesion_study(models: dict[str, MLP]) -> dict[str, list[float]]:
-    """For each net: test accuracy intact (index 0) and with block i deleted (index i + 1)."""
-    _, test_set = digits()
+def lesion_study(models: dict[str, MLP], data: Split) -> dict[str, list[float]]:
+    """For each net: accuracy on ``data`` intact (index 0) and with block i deleted (index i + 1)."""
     return {
-        kind: [accuracy_without(m, test_set, None)]
-        + [accuracy_without(m, test_set, i) for i in range(len(m.blocks))]
+        kind: [accuracy_without(m, data, None)]
+        + [accuracy_without(m, data, i) for i in range(len(m.blocks))]
         for kind, m in models.items()
     }
 
 
-def branch_jacobians(model: MLP, data: Split) -> tuple[list[torch.Tensor], torch.Tensor]:
-    """Per example, the Jacobian $J_i = \\partial \\mathcal{F}_i/\\partial x_i$ of every residual
-    branch (eval mode: BatchNorm is a fixed affine map) and $g = \\partial L/\\partial x_L$."""
-    model.eval()
-    x = torch.relu(model.inp(data.x))
-    jacobians = []
-    for block in model.blocks:
-        bn = block.norm
-        scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)  # (width,)
-        active = (bn(x) > 0).float()  # (batch, width): ReLU's derivative
-        # J = W · diag(active · scale), one (width, width) matrix per example
-        jacobians.append(block.linear.weight.detach() * (active * scale.detach())[:, None, :])
-        x = block(x)
-    with torch.enable_grad():
+@torch.no_grad()
+def calibrate(model: MLP, data: Split) -> MLP:
+    """Set every BatchNorm's running statistics to the statistics of ``data``, so that an
+    untrained net in eval mode normalizes as it would in training (the defaults 0 and 1 do not)."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm1d)]
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None  # a cumulative average: after one batch, that batch's statistics
+    model.train()(data.x)
+    for norm in norms:
+        norm.momentum = 0.1
+    return model.eval()
+
+
+@torch.no_grad()
+def stream_growth(model: MLP, data: Split) -> float:
+    """$\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ over ``data`` (eval mode): how much larger the
+    residual stream leaving the last block is than the stream entering the first."""
+    xs = model.eval().stream(data.x)
+    return (xs[-1].norm() / xs[0].norm()).item()
+
+
+class BranchJacobians:
+    """Every branch's Jacobian $J_i = \\partial \\mathcal{F}_i/\\partial x_i$ at the real activations,
+    per example, and $g = \\partial \\ell/\\partial x_L$ (summed cross-entropy). In eval mode
+    BatchNorm is a fixed affine map, so $J_i = W_2 D_2 W_1 D_1$ with diagonal
+    $D = \\mathrm{ReLU}'(\\mathrm{BN}(\\cdot))\\,\\gamma/\\sqrt{\\sigma^2 + \\epsilon}$: kept as factors, not matrices."""
+
+    def __init__(self, model: MLP, data: Split):
+        model.eval()
+        self.factors = []  # per block: (W1, d1, W2, d2); d's are (batch, width)
+        x = model.inp(data.x).detach()
+        for block in model.blocks:
+            h = block.linear1(torch.relu(block.norm1(x)))
+            self.factors.append(
+                (
+                    block.linear1.weight,
+                    _diagonal(block.norm1, x),
+                    block.linear2.weight,
+                    _diagonal(block.norm2, h),
+                )
+            )
+            x = block(x)
         x = x.detach().requires_grad_(True)
-        F.cross_entropy(model.out(x), data.y, reduction="sum").backward()
-    return [j.detach() for j in jacobians], x.grad  # list of (batch, width, width), (batch, width)
+        F.cross_entropy(model.head(x), data.y, reduction="sum").backward()
+        self.g = x.grad  # (batch, width)
+        self.factors = [tuple(f.detach().double() for f in fs) for fs in self.factors]
+
+    def __len__(self) -> int:
+        return len(self.factors)
+
+    def pull(self, v: torch.Tensor, i: int) -> torch.Tensor:
+        """The row vector $v J_i$ for every example: $((v W_2) D_2\\, W_1) D_1$."""
+        w1, d1, w2, d2 = self.factors[i]
+        return ((v @ w2) * d2 @ w1) * d1
+
+
+def _diagonal(bn: torch.nn.BatchNorm1d, x: torch.Tensor) -> torch.Tensor:
+    """ReLU'(BN(x)) times BN's scale $\\gamma/\\sqrt{\\sigma^2 + \\epsilon}$, per example (eval mode)."""
+    scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+    return (bn(x) > 0).float() * scale
 
 
 @torch.no_grad()
@@ -91,11 +127,12 @@ def gradient_by_path_length(
     model: MLP, data: Split, samples: int = 20, seed: int = 0
 ) -> list[float]:
     """Mean norm of the gradient reaching $x_0$ along a single path of length $k$, for every
-    $k$: a path through branches $S$ carries $g^\\top \\prod_{i \\in S} J_i$ (linearised at the
-    real activations), estimated from ``samples`` random paths per length."""
-    jacobians, g = branch_jacobians(model, data)
-    jacobians, g = [j.double() for j in jacobians], g.double()  # float32 underflows on long paths
-    n = len(jacobians)
+    $k$: a path through branches $S$ carries $g \\prod_{i \\in S} J_i$ (row vector; the factors
+    in decreasing $i$, linearized at the real activations), from ``samples`` random paths per length."""
+    with torch.enable_grad():
+        jac = BranchJacobians(model, data)
+    g = jac.g.double()  # float32 underflows on long paths
+    n = len(jac)
     generator = torch.Generator().manual_seed(seed)
     means = []
     for k in range(n + 1):
@@ -104,7 +141,7 @@ def gradient_by_path_length(
             chosen = sorted(torch.randperm(n, generator=generator)[:k].tolist(), reverse=True)
             v = g.clone()  # (batch, width), travels from the output towards the input
             for i in chosen:
-                v = torch.einsum("bj,bjk->bk", v, jacobians[i])
+                v = jac.pull(v, i)
             norms.append(v.norm(dim=1).mean().item())
         means.append(sum(norms) / len(norms))
     return means

@@ -1,4 +1,5 @@
-"""Figures of chapter 05-going-deeper. Every label comes from ``tr(zh, en)``."""
+"""Figures of chapter 05-going-deeper. Every label comes from ``tr(zh, en)``. A line is the
+median over seeds; the band or error bar spans the lowest and highest seed."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ import numpy as np
 from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
 
 
-def lesion_figure(accuracy: dict[str, list[float]], tr: Translator) -> plt.Figure:
-    """Test accuracy with block i deleted; dashed: the intact net; dotted: chance (10 %)."""
+def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per column of (seeds, n): median, distance down to the minimum, up to the maximum."""
+    median = np.median(values, 0)
+    return median, median - values.min(0), values.max(0) - median
+
+
+def lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) -> plt.Figure:
+    """Test accuracy with block i deleted; ``accuracy[kind]`` is (seeds, 1 + blocks), column 0
+    the intact net (dashed); dotted: chance (10 %)."""
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     labels = {
         "plain": tr("无残差（plain）", "plain"),
@@ -17,31 +25,35 @@ def lesion_figure(accuracy: dict[str, list[float]], tr: Translator) -> plt.Figur
     }
     for kind, values in accuracy.items():
         colour = PLAIN if kind == "plain" else RESIDUAL
-        blocks = np.arange(len(values) - 1)
-        ax.plot(blocks, 100 * np.array(values[1:]), "o-", ms=4, color=colour, label=labels[kind])
-        ax.axhline(100 * values[0], ls="--", lw=1, color=colour)
+        median, down, up = _median_range(100 * values[:, 1:])
+        blocks = np.arange(len(median))
+        style = dict(fmt="o-", ms=4, capsize=3, color=colour, label=labels[kind])
+        ax.errorbar(blocks, median, yerr=[down, up], **style)
+        ax.axhline(100 * np.median(values[:, 0]), ls="--", lw=1, color=colour)
     ax.axhline(10, ls=":", lw=1.2, color=GREY, label=tr("随机猜测（10%）", "chance (10%)"))
     ax.plot(
         [], [], "--", lw=1, color=GREY, label=tr("虚线：不删除任何块", "dashed: no block deleted")
     )
+    seeds = len(next(iter(accuracy.values())))
     ax.set(
         xlabel=tr("测试时删除的块 i", "block i deleted at test time"),
         ylabel=tr("测试准确率（%）", "test accuracy (%)"),
         ylim=(0, 105),
-        title=tr("删掉一个块之后", "after deleting one block"),
+        title=tr(f"删掉一个块之后（{seeds} 个种子）", f"after deleting one block ({seeds} seeds)"),
     )
-    ax.set_xticks(np.arange(len(next(iter(accuracy.values()))) - 1))
+    ax.set_xticks(blocks)
     ax.legend(loc="center right")
     return fig
 
 
 def path_figure(
     counts: list[int],
-    per_path: dict[str, list[float]],
-    share: dict[str, list[float]],
+    per_path: dict[str, np.ndarray],
+    share: dict[str, np.ndarray],
     tr: Translator,
 ) -> plt.Figure:
-    """(a) paths per length, (b) gradient along one path per length, (c) share of the total."""
+    """(a) paths per length, (b) gradient along one path per length, (c) share of the total;
+    ``per_path[when]`` and ``share[when]`` are (seeds, lengths)."""
     fig, (a, b, c) = plt.subplots(1, 3, figsize=(10.2, 3.3), layout="constrained")
     k = np.arange(len(counts))
     a.bar(k, 100 * np.array(counts) / sum(counts), color=GREY, width=0.8)
@@ -51,18 +63,13 @@ def path_figure(
         title=tr("(a) 长度为 k 的路径：C(n, k) 条", "(a) paths of length k: C(n, k)"),
     )
     colours = {"init": ACCENT, "trained": RESIDUAL}
-    names = {"init": tr("初始化时", "at initialisation"), "trained": tr("训练后", "after training")}
-    for key, values in per_path.items():
-        positive = np.array(values) > 0
-        b.semilogy(
-            k[positive],
-            np.array(values)[positive],
-            "o-",
-            ms=3,
-            color=colours[key],
-            label=names[key],
-        )
-        c.plot(k, 100 * np.array(share[key]), "o-", ms=3, color=colours[key], label=names[key])
+    names = {"init": tr("初始化时", "at initialization"), "trained": tr("训练后", "after training")}
+    for key in per_path:
+        for ax, values, scale in ((b, per_path[key], 1), (c, share[key], 100)):
+            values = scale * np.asarray(values)
+            ax.fill_between(k, values.min(0), values.max(0), color=colours[key], alpha=0.2)
+            ax.plot(k, np.median(values, 0), "o-", ms=3, color=colours[key], label=names[key])
+    b.set_yscale("log")
     b.set(
         xlabel=tr("路径长度 k", "path length k"),
         ylabel=tr("单条路径的梯度范数", "gradient norm of one path"),

@@ -18,12 +18,15 @@ class TrainConfig:
     batch_size: int = 64  # examples per step
     lr: float = 0.05  # learning rate
     momentum: float = 0.9  # SGD momentum
+    weight_decay: float = 0.0  # L2 penalty, as SGD's weight_decay
+    lr_drops: tuple[float, ...] = ()  # fractions of training after which lr is divided by 10
     seed: int = 0  # seeds the shuffling order
 
 
 @dataclass
 class History:
-    """Training-set loss and error after every epoch."""
+    """Per epoch, the training loss and error averaged over that epoch's mini-batches (in train
+    mode, as the weights move; free to record, unlike a second pass over the training set)."""
 
     loss: list[float] = field(default_factory=list)
     error: list[float] = field(default_factory=list)
@@ -43,17 +46,29 @@ def evaluate(model: nn.Module, data: Split) -> tuple[float, float]:
 
 def train(model: nn.Module, data: Split, cfg: TrainConfig) -> History:
     """Train ``model`` on ``data`` with SGD + momentum; return the per-epoch history."""
-    optimizer = torch.optim.SGD(model.parameters(), lr=cfg.lr, momentum=cfg.momentum)
+    optimizer = torch.optim.SGD(
+        model.parameters(),
+        lr=cfg.lr,
+        momentum=cfg.momentum,
+        weight_decay=cfg.weight_decay,
+        foreach=True,  # one call per step for all parameters, not one per tensor: deep nets are faster
+    )
     generator = torch.Generator().manual_seed(cfg.seed)
+    drops = [round(fraction * cfg.epochs) for fraction in cfg.lr_drops]
     history = History()
-    for _ in range(cfg.epochs):
+    for epoch in range(cfg.epochs):
+        for group in optimizer.param_groups:  # step schedule: lr / 10 at every drop passed
+            group["lr"] = cfg.lr * 0.1 ** sum(epoch >= drop for drop in drops)
         model.train()
+        total_loss = total_wrong = 0.0
         for idx in torch.randperm(len(data.y), generator=generator).split(cfg.batch_size):
-            loss = F.cross_entropy(model(data.x[idx]), data.y[idx])
+            logits = model(data.x[idx])
+            loss = F.cross_entropy(logits, data.y[idx])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-        loss, error = evaluate(model, data)
-        history.loss.append(loss)
-        history.error.append(error)
+            total_loss += loss.item() * len(idx)
+            total_wrong += (logits.argmax(1) != data.y[idx]).sum().item()
+        history.loss.append(total_loss / len(data.y))
+        history.error.append(total_wrong / len(data.y))
     return history

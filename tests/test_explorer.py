@@ -184,7 +184,10 @@ def test_explorer_page_reacts_to_its_controls(browser, tmp_path, lang):
         assert plain["grad"] != deeper["grad"] and plain["cell"] != deeper["cell"]
         assert plain["total"] != deeper["total"]
 
-        preset = {"zh": "λ = 0.5 让退化回来", "en": "λ = 0.5 brings degradation back"}[lang]
+        preset = {
+            "zh": "λ = 0.5：初始化时信号衰减",
+            "en": "λ = 0.5: signals decay at initialization",
+        }[lang]
         page.get_by_role("button", name=preset).click()
         assert page.get_by_label({"zh": "捷径系数 λ", "en": "Shortcut scale λ"}[lang]).is_visible()
         assert page.locator("#explorer .rx-note").text_content().strip()

@@ -151,11 +151,11 @@
     },
     {
       id: "lambda",
-      label: { zh: "λ = 0.5 让退化回来", en: "λ = 0.5 brings degradation back" },
+      label: { zh: "λ = 0.5：初始化时信号衰减", en: "λ = 0.5: signals decay at initialization" },
       config: { block: "scaled", lambda: 0.5, init: "default", depth: 50, width: 32, seed: 42 },
       note: {
-        zh: "λ = 0.5 时每一层都把捷径上的信号减半，前向和反向曲线又像普通堆叠一样指数衰减；把 λ 拖回 1 看区别。",
-        en: "With λ = 0.5 every layer halves what the shortcut carries, and both curves decay exponentially again, like a plain stack; drag λ back to 1 to see the difference.",
+        zh: "λ = 0.5 时每一层都把捷径上的信号减半，初始化时的前向和反向曲线又像普通堆叠一样指数衰减；把 λ 拖回 1 看区别。这里只有初始化，没有训练。",
+        en: "With λ = 0.5 every layer halves what the shortcut carries, and at initialization both curves decay exponentially again, like a plain stack; drag λ back to 1 to see the difference. This is initialization only, no training.",
       },
     },
   ];
