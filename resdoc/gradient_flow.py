@@ -36,7 +36,7 @@ def residual_jacobian(block: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, 
 
 # --8<-- [start:init]
 def init_block(block: nn.Module, init: str, depth: int = 1) -> nn.Module:
-    """Re-initialise the branch ``Linear -> ReLU -> Linear`` of ``block``.
+    """Re-initialize the branch ``Linear -> ReLU -> Linear`` of ``block``.
 
     ``"default"``: PyTorch's own, weight variance $1/(3n)$.
     ``"he"``: He et al. (2015), variance $2/n$ before the ReLU and $1/n$ after it, so a plain
@@ -173,10 +173,13 @@ def neighbour_correlation(grads: torch.Tensor) -> float:
 # --8<-- [end:shattered]
 
 
-def shattering(depths, seeds=range(5), **net) -> list[list[float]]:
-    """:func:`neighbour_correlation` for each depth (rows) and seed (columns); ``net`` holds the
-    other arguments of :func:`scalar_net`."""
-    return [
-        [neighbour_correlation(input_gradients(scalar_net(d, seed=s, **net))[1]) for s in seeds]
-        for d in depths
-    ]
+def shattering(depths, seeds=range(5), **net) -> tuple[list[list[float]], list[list[float]]]:
+    """For each depth (rows) and seed (columns): :func:`neighbour_correlation` of the input
+    gradients, and their size, the root mean square of $\\mathrm{d}f/\\mathrm{d}x$ over the grid.
+    ``net`` holds the other arguments of :func:`scalar_net`."""
+    correlations, sizes = [], []
+    for depth in depths:
+        grads = [input_gradients(scalar_net(depth, seed=s, **net))[1] for s in seeds]
+        correlations.append([neighbour_correlation(g) for g in grads])
+        sizes.append([g.pow(2).mean().sqrt().item() for g in grads])
+    return correlations, sizes

@@ -76,7 +76,7 @@ def test_neighbour_correlation_of_smooth_and_of_noise():
 
 
 def median_correlation(depth: int, **net) -> float:
-    return statistics.median(shattering([depth], seeds=SEEDS, **net)[0])
+    return statistics.median(shattering([depth], seeds=SEEDS, **net)[0][0])
 
 
 def test_batch_normalized_plain_net_shatters_and_residual_net_does_not():
@@ -92,3 +92,8 @@ def test_without_batch_norm_the_plain_net_shatters_more_slowly():
     with_norm = median_correlation(24, residual=False)
     without = median_correlation(24, residual=False, norm=False)
     assert without > with_norm + 0.4
+
+
+def test_batch_normalized_plain_net_gradient_grows_with_depth_instead_of_vanishing():
+    sizes = {d: shattering([d], seeds=SEEDS, residual=False)[1][0] for d in (2, 16)}
+    assert min(sizes[16]) > 5 * max(sizes[2])
