@@ -37,22 +37,26 @@ from resdoc.gradient_flow_plots import gradient_profile_figure, shattered_figure
 from resdoc.shortcut import ResidualBlock
 
 SEEDS = range(8)
+DIM, TOLERANCE = 16, 1e-5  # float32 rounding in a 16-dimensional block stays far below 1e-5
 publish.number("seeds", len(SEEDS), "{:d}")
+publish.number("jacobian_dim", DIM, "{:d}")
+publish.number("jacobian_tolerance", TOLERANCE, "{:.0e}")
 errors = []
 for seed in SEEDS:
     torch.manual_seed(seed)
-    autograd, formula = residual_jacobian(ResidualBlock(dim=16, hidden=64), torch.randn(16))
+    autograd, formula = residual_jacobian(ResidualBlock(dim=DIM, hidden=64), torch.randn(DIM))
     errors.append((autograd - formula).abs().max().item())
 print("max |autograd - (I + dF/dx)| per seed:", errors)
 publish.number("jacobian_max_error", max(errors), "{:.1e}", seeds=SEEDS)
 publish.claim(
     "jacobian_agrees",
-    max(errors) < 1e-5,
-    zh="在 {{ seeds }} 个随机种子下，自动求导的结果与 $I + \\partial \\mathcal{F}/\\partial x$ "
-    "逐元素相差至多 {{ jacobian_max_error }}，在 float32 的舍入误差之内。",
-    en="Over {{ seeds }} random seeds, autograd and $I + \\partial \\mathcal{F}/\\partial x$ differ "
-    "by at most {{ jacobian_max_error }} in any entry, within float32 rounding.",
-    evidence=f"largest difference {max(errors):.2e}, allowed 1e-5",
+    max(errors) < TOLERANCE,
+    zh="在 {{ seeds }} 个随机种子下，自动求导的结果与 $I + \\partial \\mathcal{F}/\\partial x$ 逐元素一致："
+    "最大差是 {{ jacobian_max_error }}，低于核对所允许的 float32 舍入误差 {{ jacobian_tolerance }}。",
+    en="Over {{ seeds }} random seeds, autograd and $I + \\partial \\mathcal{F}/\\partial x$ agree in every "
+    "entry: the largest difference is {{ jacobian_max_error }}, below the float32 rounding the check "
+    "allows, {{ jacobian_tolerance }}.",
+    evidence=f"largest difference {max(errors):.2e}, allowed {TOLERANCE}",
 )
 
 # %% [markdown] lang="zh"
@@ -71,6 +75,7 @@ publish.claim(
 # %%
 DEPTH = 50
 publish.number("depth", DEPTH, "{:d}")
+publish.number("profile_width", 64, "{:d}")  # gradient_profiles' default dim and hidden
 panels = {
     "default": {},
     "he": {},
@@ -175,8 +180,8 @@ publish.figure(
 #
 # 按 Balduzzi 等人（2017）的设定：一维输入 $x \in [-2, 2]$ 上取 256 个均匀的点，网络
 # $f: \mathbb{R} \to \mathbb{R}$ 中间是 $L$ 层宽度 200 的 `BN-ReLU-Linear`（He 初始化），
-# 残差网络在每层外面加一条恒等捷径。批归一化的统计量取自这 256 个点，然后固定不变，
-# 所以每个点的 $\mathrm{d}f/\mathrm{d}x$ 都是精确的。再算相邻点梯度的相关系数。
+# 残差网络在每层外面加一条恒等捷径，另一种残差网络每两层一条。批归一化的统计量取自这 256 个点，
+# 然后固定不变，所以每个点的 $\mathrm{d}f/\mathrm{d}x$ 都是精确的。再算相邻点梯度的相关系数。
 # 作为对照，还有一个去掉批归一化的普通网络（即本页旧版的设定）。
 
 # %% [markdown] lang="en"
@@ -184,10 +189,10 @@ publish.figure(
 #
 # In the setting of Balduzzi et al. (2017): 256 evenly spaced points of a 1-D input
 # $x \in [-2, 2]$, a net $f: \mathbb{R} \to \mathbb{R}$ with $L$ layers `BN-ReLU-Linear` of width
-# 200 in between (He init); the residual net puts an identity shortcut around every layer. The
-# batch-normalization statistics come from these 256 points and are then held fixed, so
-# $\mathrm{d}f/\mathrm{d}x$ at every point is exact. Then the correlation between gradients at
-# neighbouring points. For contrast, a plain net without batch normalization too (the setting of
+# 200 in between (He init); one residual net puts an identity shortcut around every layer, another
+# one around every two layers. The batch-normalization statistics come from these 256 points and
+# are then held fixed, so $\mathrm{d}f/\mathrm{d}x$ at every point is exact. Then the correlation
+# between gradients at neighbouring points. For contrast, a plain net without batch normalization too (the setting of
 # this page's earlier version).
 
 # %%
@@ -201,7 +206,10 @@ variants = {  # kind -> arguments of scalar_net
 correlations, sizes = {}, {}  # kind -> (depths, seeds) array
 for kind, net in variants.items():
     correlations[kind], sizes[kind] = map(np.array, shattering(DEPTHS, seeds=SEEDS, **net))
-SHOWN = 50
+SHOWN, MID = 50, 16  # the depth drawn on the left; the depth from which the plain net has shattered
+publish.number("grid_points", len(input_gradients(scalar_net(1, residual=False))[0]), "{:d}")
+publish.number("shattered_width", scalar_net(1, residual=False)[0].out_features, "{:d}")
+publish.number("shattered_mid_depth", MID, "{:d}")
 examples = {
     kind: input_gradients(scalar_net(SHOWN, seed=0, **net)) for kind, net in variants.items()
 }
@@ -213,7 +221,7 @@ for kind, rows in correlations.items():
     print(
         f"{kind:12s} median correlation by depth:", " ".join(f"{m:.2f}" for m in np.median(rows, 1))
     )
-    for depth in (DEPTHS[0], 8, 12, 16, SHOWN, DEPTHS[-1]):
+    for depth in (DEPTHS[0], 8, 12, MID, SHOWN, DEPTHS[-1]):
         corr[kind, depth] = publish.spread(
             f"corr_{kind}_d{depth}", rows[DEPTHS.index(depth)], seeds=SEEDS, fmt="{:.2f}"
         )
@@ -222,9 +230,9 @@ size = {  # root mean square of df/dx over the grid
         f"grad_rms_{kind}_d{depth}", sizes[kind][DEPTHS.index(depth)], seeds=SEEDS, fmt="{:.2g}"
     )
     for kind in ("plain", "residual")
-    for depth in (DEPTHS[0], 16, DEPTHS[-1])
+    for depth in (DEPTHS[0], MID, DEPTHS[-1])
 }
-deep = [i for i, d in enumerate(DEPTHS) if d >= 16]
+deep = [i for i, d in enumerate(DEPTHS) if d >= MID]
 plain_deep_abs = float(np.abs(correlations["plain"][deep]).max())
 residual2_deepest_abs = float(np.abs(correlations["residual-2"][-1]).max())
 publish.number("plain_deep_max_abs", plain_deep_abs, "{:.2f}", seeds=SEEDS)
@@ -237,11 +245,11 @@ shattered_claims = [
         and plain_deep_abs < 0.3,
         zh="带批归一化的普通网络，相邻输入的梯度相关系数从 {{ shattered_min_depth }} 层时的 "
         "{{ corr_plain_d2_spread }} 降到 8 层时的 {{ corr_plain_d8_spread }}、12 层时的 "
-        "{{ corr_plain_d12_spread }}；16 层及更深时，没有一个种子的相关系数绝对值超过 "
+        "{{ corr_plain_d12_spread }}；{{ shattered_mid_depth }} 层及更深时，没有一个种子的相关系数绝对值超过 "
         "{{ plain_deep_max_abs }}：相邻输入的梯度几乎不相关，像白噪声一样。",
         en="In the batch-normalized plain net, the correlation of gradients at neighbouring inputs falls "
         "from {{ corr_plain_d2_spread }} at {{ shattered_min_depth }} layers to {{ corr_plain_d8_spread }} "
-        "at 8 and {{ corr_plain_d12_spread }} at 12 layers; from 16 layers on no seed's correlation "
+        "at 8 and {{ corr_plain_d12_spread }} at 12 layers; from {{ shattered_mid_depth }} layers on no seed's correlation "
         "exceeds {{ plain_deep_max_abs }} in absolute value: neighbouring gradients are nearly "
         "uncorrelated, like white noise.",
         evidence=f"2 layers min {corr['plain', 2].low:.2f} vs 8 layers max {corr['plain', 8].high:.2f} "
@@ -250,52 +258,52 @@ shattered_claims = [
     ),
     publish.claim(
         "shattered_not_small",
-        size["plain", 16].low > 5 * size["plain", DEPTHS[0]].high
-        and size["plain", DEPTHS[-1]].low > size["plain", 16].high,
+        size["plain", MID].low > 5 * size["plain", DEPTHS[0]].high
+        and size["plain", DEPTHS[-1]].low > size["plain", MID].high,
         zh="这些碎掉的梯度并不小：普通网络 df/dx 的均方根从 {{ shattered_min_depth }} 层时的 "
-        "{{ grad_rms_plain_d2_spread }} 增大到 16 层时的 {{ grad_rms_plain_d16_spread }}、"
+        "{{ grad_rms_plain_d2_spread }} 增大到 {{ shattered_mid_depth }} 层时的 {{ grad_rms_plain_d16_spread }}、"
         "{{ shattered_max_depth }} 层时的 {{ grad_rms_plain_d100_spread }}：这里的问题不是梯度消失。",
         en="These shattered gradients are not small: the root mean square of the plain net's "
         "df/dx grows from {{ grad_rms_plain_d2_spread }} at {{ shattered_min_depth }} "
-        "layers to {{ grad_rms_plain_d16_spread }} at 16 and {{ grad_rms_plain_d100_spread }} at "
+        "layers to {{ grad_rms_plain_d16_spread }} at {{ shattered_mid_depth }} and {{ grad_rms_plain_d100_spread }} at "
         "{{ shattered_max_depth }} layers: the trouble here is not a vanishing gradient.",
-        evidence=f"RMS at 2 layers max {size['plain', DEPTHS[0]].high:.3g}, at 16 min "
-        f"{size['plain', 16].low:.3g} (need 5x), at 100 min {size['plain', DEPTHS[-1]].low:.3g}",
+        evidence=f"RMS at 2 layers max {size['plain', DEPTHS[0]].high:.3g}, at {MID} min "
+        f"{size['plain', MID].low:.3g} (need 5x), at 100 min {size['plain', DEPTHS[-1]].low:.3g}",
     ),
     publish.claim(
         "residual_stays_correlated",
-        corr["residual", DEPTHS[-1]].low > 0.3 and corr["residual", 16].low > plain_deep_abs + 0.3,
-        zh="在每层外面加一条捷径，相关系数衰减得慢得多：16 层时仍是 {{ corr_residual_d16_spread }}，"
+        corr["residual", DEPTHS[-1]].low > 0.3 and corr["residual", MID].low > plain_deep_abs + 0.3,
+        zh="在每层外面加一条捷径，相关系数衰减得慢得多：{{ shattered_mid_depth }} 层时仍是 {{ corr_residual_d16_spread }}，"
         "{{ shattered_max_depth }} 层时仍有 {{ corr_residual_d100_spread }}。",
         en="With a shortcut around every layer the correlation decays far more slowly: still "
-        "{{ corr_residual_d16_spread }} at 16 layers and {{ corr_residual_d100_spread }} at "
+        "{{ corr_residual_d16_spread }} at {{ shattered_mid_depth }} layers and {{ corr_residual_d100_spread }} at "
         "{{ shattered_max_depth }} layers.",
         evidence=f"residual min at 100 layers {corr['residual', DEPTHS[-1]].low:.2f} (need > 0.3); "
-        f"at 16 layers {corr['residual', 16].low:.2f} vs plain max |corr| {plain_deep_abs:.2f} + 0.3",
+        f"at {{ shattered_mid_depth }} layers {corr['residual', MID].low:.2f} vs plain max |corr| {plain_deep_abs:.2f} + 0.3",
     ),
     publish.claim(
         "two_layer_branches_shatter_later",
-        corr["residual-2", 16].low > plain_deep_abs + 0.2 and residual2_deepest_abs < 0.3,
-        zh="捷径改为每两层一条时，16 层处的相关系数 {{ corr_residual-2_d16_spread }} 仍远高于普通网络，"
+        corr["residual-2", MID].low > plain_deep_abs + 0.2 and residual2_deepest_abs < 0.3,
+        zh="捷径改为每两层一条时，{{ shattered_mid_depth }} 层处的相关系数 {{ corr_residual-2_d16_spread }} 仍远高于普通网络，"
         "但到 {{ shattered_max_depth }} 层时也降到 {{ corr_residual-2_d100_spread }}，"
         "没有一个种子的绝对值超过 {{ residual-2_deepest_max_abs }}。",
-        en="With a shortcut around every two layers, the correlation at 16 layers, "
+        en="With a shortcut around every two layers, the correlation at {{ shattered_mid_depth }} layers, "
         "{{ corr_residual-2_d16_spread }}, is still far above the plain net's, but by "
         "{{ shattered_max_depth }} layers it too has fallen to {{ corr_residual-2_d100_spread }}, no seed "
         "above {{ residual-2_deepest_max_abs }} in absolute value.",
-        evidence=f"two-layer blocks: min at 16 layers {corr['residual-2', 16].low:.2f} vs plain max "
+        evidence=f"two-layer blocks: min at {MID} layers {corr['residual-2', MID].low:.2f} vs plain max "
         f"|corr| {plain_deep_abs:.2f} + 0.2; max |corr| at 100 layers {residual2_deepest_abs:.2f} (< 0.3)",
     ),
     publish.claim(
         "no_bn_plain_shatters_slowly",
-        corr["plain-no-bn", 16].low > plain_deep_abs + 0.3
+        corr["plain-no-bn", MID].low > plain_deep_abs + 0.3
         and corr["plain-no-bn", DEPTHS[-1]].high - corr["plain-no-bn", DEPTHS[-1]].low > 0.3,
-        zh="去掉批归一化，同样的普通网络碎得慢得多：16 层时是 {{ corr_plain-no-bn_d16_spread }}，"
+        zh="去掉批归一化，同样的普通网络碎得慢得多：{{ shattered_mid_depth }} 层时是 {{ corr_plain-no-bn_d16_spread }}，"
         "{{ shattered_max_depth }} 层时是 {{ corr_plain-no-bn_d100_spread }}，种子之间差别很大。",
         en="Without batch normalization the same plain net shatters much more slowly: "
-        "{{ corr_plain-no-bn_d16_spread }} at 16 layers and {{ corr_plain-no-bn_d100_spread }} at "
+        "{{ corr_plain-no-bn_d16_spread }} at {{ shattered_mid_depth }} layers and {{ corr_plain-no-bn_d100_spread }} at "
         "{{ shattered_max_depth }} layers, with a wide spread between seeds.",
-        evidence=f"no-BN min at 16 layers {corr['plain-no-bn', 16].low:.2f} vs BN max |corr| "
+        evidence=f"no-BN min at {MID} layers {corr['plain-no-bn', MID].low:.2f} vs BN max |corr| "
         f"{plain_deep_abs:.2f} + 0.3; range at 100 layers {corr['plain-no-bn', DEPTHS[-1]].low:.2f}–"
         f"{corr['plain-no-bn', DEPTHS[-1]].high:.2f} (need wider than 0.3)",
     ),
@@ -324,10 +332,10 @@ publish.figure(
 publish.claim(
     "reproduces_contrast",
     plain_deep_abs < 0.3 and corr["residual", DEPTHS[-1]].low > 0.3,
-    zh="两种网络都像论文那样带批归一化时，Balduzzi 等人描述的对比得到复现：普通网络的梯度在 16 层以内就碎了，"
+    zh="两种网络都像论文那样带批归一化时，Balduzzi 等人描述的对比得到复现：普通网络的梯度在 {{ shattered_mid_depth }} 层以内就碎了，"
     "每层一条捷径的残差网络到 {{ shattered_max_depth }} 层仍保持相关（{{ corr_residual_d100_spread }}）。",
     en="With batch normalization in both nets, as in the paper, the contrast Balduzzi et al. describe "
-    "reproduces: the plain net's gradients shatter within 16 layers, while the residual net with a "
+    "reproduces: the plain net's gradients shatter within {{ shattered_mid_depth }} layers, while the residual net with a "
     "shortcut around every layer keeps them correlated up to {{ shattered_max_depth }} layers "
     "({{ corr_residual_d100_spread }}).",
     evidence=f"plain max |corr| at >= 16 layers {plain_deep_abs:.2f} (< 0.3); residual min at 100 "
@@ -354,12 +362,12 @@ publish.claim(
     plain_deep_abs < 0.3
     and corr["residual", DEPTHS[-1]].low > 0.3
     and residual2_deepest_abs < 0.3
-    and corr["plain-no-bn", 16].low > plain_deep_abs + 0.3,
-    zh="梯度破碎：带批归一化的普通网络的输入梯度在 16 层以内变得像白噪声，每层一条捷径的残差网络到 "
+    and corr["plain-no-bn", MID].low > plain_deep_abs + 0.3,
+    zh="梯度破碎：带批归一化的普通网络的输入梯度在 {{ shattered_mid_depth }} 层以内变得像白噪声，每层一条捷径的残差网络到 "
     "{{ shattered_max_depth }} 层仍保持相关；每两层一条捷径时，{{ shattered_max_depth }} 层处也碎了；"
     "去掉批归一化，普通网络碎得慢得多。",
     en="Shattered gradients: the batch-normalized plain net's input gradients look like white noise "
-    "within 16 layers, the residual net with a shortcut around every layer keeps them correlated up to "
+    "within {{ shattered_mid_depth }} layers, the residual net with a shortcut around every layer keeps them correlated up to "
     "{{ shattered_max_depth }} layers; with a shortcut every two layers they shatter too by "
     "{{ shattered_max_depth }} layers; without batch normalization the plain net shatters much more slowly.",
     evidence="the conditions of plain_bn_shatters, residual_stays_correlated, "
