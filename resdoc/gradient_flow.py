@@ -1,7 +1,7 @@
 """Chapter 03-gradient-flow: what the shortcut does to the backward pass.
 
-For $y = x + \\mathcal{F}(x)$ the chain rule gives
-$\\partial L/\\partial x = \\partial L/\\partial y\\,(I + \\partial \\mathcal{F}/\\partial x)$:
+For $y = x + \\mathcal{F}(x)$ the chain rule gives, with gradients as row vectors,
+$\\partial \\ell/\\partial x = \\partial \\ell/\\partial y\\,(I + \\partial \\mathcal{F}/\\partial x)$:
 the identity term passes the gradient on unchanged, whatever the branch does.
 """
 
@@ -36,7 +36,7 @@ def residual_jacobian(block: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, 
 
 # --8<-- [start:init]
 def init_block(block: nn.Module, init: str, depth: int = 1) -> nn.Module:
-    """Re-initialise the branch ``Linear -> ReLU -> Linear`` of ``block``.
+    """Re-initialize the branch ``Linear -> ReLU -> Linear`` of ``block``.
 
     ``"default"``: PyTorch's own, weight variance $1/(3n)$.
     ``"he"``: He et al. (2015), variance $2/n$ before the ReLU and $1/n$ after it, so a plain
@@ -67,7 +67,7 @@ def make_stack(depth: int, dim: int, hidden: int, residual: bool, init: str) -> 
 
 
 def gradient_profiles(depth=50, dim=64, hidden=64, init="default", scaled=False, seed=0):
-    """$\\lVert \\partial L/\\partial x_l \\rVert$ for $l = 0 \\dots L$ of a plain and a residual stack.
+    """$\\lVert \\partial \\ell/\\partial x_l \\rVert$ for $l = 0 \\dots L$ of a plain and a residual stack.
 
     All stacks see the same input and target (MSE loss, batch 32). With ``scaled`` a third
     stack, ``"residual-scaled"``, uses the ``"he-scaled"`` init. The pass runs in float64 so a
@@ -85,13 +85,83 @@ def gradient_profiles(depth=50, dim=64, hidden=64, init="default", scaled=False,
     return profiles
 
 
+# --8<-- [start:normalized]
+class FixedBatchNorm(nn.Module):
+    """Batch normalization (no affine part, as at initialization) whose statistics are held fixed.
+
+    The first batch it sees sets the mean and variance of every unit; from then on they are
+    constants, as in eval mode. On that batch the output equals training-mode batch
+    normalization, and $\\mathrm{d}f/\\mathrm{d}x$ at a point is the derivative of $f$ at that
+    point alone: no point's gradient mixes in the other points' share of the statistics.
+    """
+
+    def __init__(self, eps: float = 1e-5):
+        super().__init__()
+        self.eps, self.mean, self.std = eps, None, None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.mean is None:  # the batch of grid points sets the statistics, once
+            batch = x.detach()
+            self.mean = batch.mean(0)
+            self.std = (batch.var(0, unbiased=False) + self.eps).sqrt()
+        return (x - self.mean) / self.std
+
+
+def layer(width: int, norm: bool) -> nn.Sequential:
+    """One layer $W\\,\\mathrm{ReLU}(\\mathrm{BN}(x))$ (He init, zero bias); without ``norm``, no BN."""
+    linear = nn.Linear(width, width)
+    with torch.no_grad():
+        nn.init.normal_(linear.weight, std=math.sqrt(2 / width))
+        linear.bias.zero_()
+    return nn.Sequential(*([FixedBatchNorm()] if norm else []), nn.ReLU(), linear)
+
+
+class Shortcut(nn.Module):
+    """$x_{l+1} = x_l + \\mathcal{F}_l(x_l)$: the identity shortcut around a branch of one or more layers."""
+
+    def __init__(self, branch: nn.Module):
+        super().__init__()
+        self.branch = branch
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.branch(x)
+
+
+# --8<-- [end:normalized]
+
+
+def scalar_net(
+    depth: int, residual: bool, norm=True, width=200, seed=0, block_layers=1
+) -> nn.Sequential:
+    """$f: \\mathbb{R} \\to \\mathbb{R}$: a linear layer to ``width``, ``depth`` layers, then
+    (BN-)ReLU and a linear layer back to 1. With ``residual``, a shortcut goes around every
+    ``block_layers`` consecutive layers.
+
+    The first layer's weights and bias are drawn from $\\mathcal{N}(0, 1)$, so different inputs
+    switch different ReLUs on.
+    """
+    torch.manual_seed(seed)
+    first = nn.Linear(1, width)
+    with torch.no_grad():
+        nn.init.normal_(first.weight, std=1.0)
+        nn.init.normal_(first.bias, std=1.0)
+    layers = [layer(width, norm) for _ in range(depth)]
+    if residual:
+        groups = range(0, depth, block_layers)
+        layers = [Shortcut(nn.Sequential(*layers[i : i + block_layers])) for i in groups]
+    head = [FixedBatchNorm()] if norm else []
+    return nn.Sequential(first, *layers, *head, nn.ReLU(), nn.Linear(width, 1))
+
+
 # --8<-- [start:shattered]
 def input_gradients(
     net: nn.Module, n_points=256, low=-2.0, high=2.0
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """$\\mathrm{d}f/\\mathrm{d}x$ of a net $f: \\mathbb{R} \\to \\mathbb{R}$ at ``n_points`` evenly spaced inputs."""
     x = torch.linspace(low, high, n_points).unsqueeze(1).requires_grad_(True)  # (n, 1)
-    (grad,) = torch.autograd.grad(net(x).sum(), x)  # each output depends on its own input only
+    # With the BN statistics constant, output i depends on input i only, so the gradient of the
+    # sum is every point's own df/dx.
+    (grad,) = torch.autograd.grad(net(x).sum(), x)
     return x.detach().squeeze(1), grad.squeeze(1)
 
 
@@ -103,27 +173,13 @@ def neighbour_correlation(grads: torch.Tensor) -> float:
 # --8<-- [end:shattered]
 
 
-def scalar_net(depth: int, residual: bool, width=128, init="he", seed=0) -> nn.Sequential:
-    """$\\mathbb{R} \\to \\mathbb{R}$: a linear layer to ``width``, ``depth`` blocks, a linear layer back to 1.
-
-    The first layer has a bias drawn from $\\mathcal{N}(0, 1)$ so different inputs switch
-    different ReLUs on, as in Balduzzi et al. (2017).
-    """
-    torch.manual_seed(seed)
-    first = nn.Linear(1, width)
-    with torch.no_grad():
-        nn.init.normal_(first.weight, std=1.0)
-        nn.init.normal_(first.bias, std=1.0)
-    blocks = make_stack(depth, width, width, residual, init)
-    return nn.Sequential(first, *blocks, nn.Linear(width, 1))
-
-
-def shattering(depths, residual: bool, seeds=range(5), init="he", width=128) -> list[list[float]]:
-    """:func:`neighbour_correlation` for each depth (rows) and seed (columns)."""
-    return [
-        [
-            neighbour_correlation(input_gradients(scalar_net(d, residual, width, init, s))[1])
-            for s in seeds
-        ]
-        for d in depths
-    ]
+def shattering(depths, seeds=range(5), **net) -> tuple[list[list[float]], list[list[float]]]:
+    """For each depth (rows) and seed (columns): :func:`neighbour_correlation` of the input
+    gradients, and their size, the root mean square of $\\mathrm{d}f/\\mathrm{d}x$ over the grid.
+    ``net`` holds the other arguments of :func:`scalar_net`."""
+    correlations, sizes = [], []
+    for depth in depths:
+        grads = [input_gradients(scalar_net(depth, seed=s, **net))[1] for s in seeds]
+        correlations.append([neighbour_correlation(g) for g in grads])
+        sizes.append([g.pow(2).mean().sqrt().item() for g in grads])
+    return correlations, sizes

@@ -8,7 +8,13 @@ import torch
 
 from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
 
-COLOURS = {"plain": PLAIN, "residual": RESIDUAL, "residual-scaled": ACCENT}
+COLOURS = {
+    "plain": PLAIN,
+    "residual": RESIDUAL,
+    "residual-scaled": ACCENT,
+    "residual-2": ACCENT,
+    "plain-no-bn": GREY,
+}
 
 
 def label(tr: Translator, kind: str) -> str:
@@ -16,73 +22,70 @@ def label(tr: Translator, kind: str) -> str:
         "plain": tr("无残差（plain）", "plain"),
         "residual": tr("有残差（residual）", "residual"),
         "residual-scaled": tr("有残差，末层 ×1/√L", "residual, last layer ×1/√L"),
+        "residual-2": tr("有残差，每两层一条捷径", "residual, shortcut every 2 layers"),
+        "plain-no-bn": tr("无残差，无批归一化", "plain, no batch norm"),
     }[kind]
 
 
-def gradient_profile_figure(
-    panels: dict[str, dict[str, list[float]]], tr: Translator
-) -> plt.Figure:
-    """One panel per initialisation: $\\lVert \\partial L/\\partial x_l \\rVert$ over that at the output, log scale."""
+def median_and_range(ax, x, rows: np.ndarray, colour: str, name: str, log=False) -> None:
+    """The median over seeds (the rows' first axis is seeds) as a line, min–max as a band."""
+    ax.fill_between(x, rows.min(axis=0), rows.max(axis=0), color=colour, alpha=0.18, lw=0)
+    plot = ax.semilogy if log else ax.plot
+    plot(x, np.median(rows, axis=0), "o-", ms=2.5, color=colour, label=name)
+
+
+def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Translator) -> plt.Figure:
+    """One panel per initialization: $\\lVert \\partial \\ell/\\partial x_l \\rVert$ over that at the
+    output, log scale; ``panels[init][kind]`` has one row per seed."""
     titles = {
         "default": tr("PyTorch 默认初始化", "PyTorch default init"),
         "he": tr("He 初始化", "He init"),
     }
     fig, axes = plt.subplots(1, len(panels), figsize=(8.4, 3.5), layout="constrained", sharey=True)
     for ax, (init, profiles) in zip(axes, panels.items(), strict=True):
-        for kind, grads in profiles.items():
-            ratio = np.array(grads) / grads[-1]
-            ax.semilogy(
-                np.arange(len(grads)),
-                ratio,
-                "o-",
-                ms=2.5,
-                color=COLOURS[kind],
-                label=label(tr, kind),
-            )
+        for kind, rows in profiles.items():
+            layers = np.arange(rows.shape[1])
+            median_and_range(ax, layers, rows, COLOURS[kind], label(tr, kind), log=True)
         ax.axhline(1.0, color=GREY, lw=1, ls="--")
         ax.set(xlabel=tr("层 l（0 = 输入）", "layer l (0 = input)"), title=titles[init])
         ax.legend(loc="best")
-    axes[0].set_ylabel(tr("‖∂L/∂xₗ‖ ÷ 输出处的值", "‖∂L/∂xₗ‖ ÷ its value at the output"))
+    axes[0].set_ylabel(tr("‖∂ℓ/∂xₗ‖ ÷ 输出处的值", "‖∂ℓ/∂xₗ‖ ÷ its value at the output"))
     return fig
 
 
 def shattered_figure(
     examples: dict[str, tuple[torch.Tensor, torch.Tensor]],
     depths,
-    correlations: dict[str, list[list[float]]],
+    correlations: dict[str, np.ndarray],
     depth_shown: int,
     tr: Translator,
 ) -> plt.Figure:
-    """Left: $\\mathrm{d}f/\\mathrm{d}x$ against $x$ at one depth, standardised and offset.
-    Right: correlation of gradients at neighbouring inputs against depth (median, range over seeds)."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.6), layout="constrained")
+    """Left: $\\mathrm{d}f/\\mathrm{d}x$ against $x$ at one depth, standardized and offset.
+    Right: correlation of gradients at neighbouring inputs against depth (median, range over seeds;
+    ``correlations[kind]`` has one row per depth, one column per seed)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 4.0), layout="constrained")
     for offset, (kind, (x, grads)) in enumerate(examples.items()):
         g = (grads - grads.mean()) / grads.std()
         left.plot(x, g - 5 * offset, lw=1, color=COLOURS[kind], label=label(tr, kind))
     left.set(
         xlabel=tr("输入 x", "input x"),
-        ylabel=tr("df/dx（标准化，错开）", "df/dx (standardised, offset)"),
-        title=tr(f"{depth_shown} 个块时的输入梯度", f"input gradient with {depth_shown} blocks"),
+        ylabel=tr("df/dx（标准化，错开）", "df/dx (standardized, offset)"),
+        title=tr(f"{depth_shown} 层时的输入梯度", f"input gradient with {depth_shown} layers"),
         yticks=[],
     )
     for kind, rows in correlations.items():
-        values = np.array(rows)
-        right.fill_between(
-            depths, values.min(axis=1), values.max(axis=1), color=COLOURS[kind], alpha=0.18, lw=0
-        )
-        right.plot(
-            depths,
-            np.median(values, axis=1),
-            "o-",
-            ms=3,
-            color=COLOURS[kind],
-            label=label(tr, kind),
-        )
+        median_and_range(right, depths, rows.T, COLOURS[kind], label(tr, kind))
+    right.axhline(0.0, color=GREY, lw=1, ls=":")
+    ticks = [d for d in (2, 4, 8, 16, 32, 50, 100) if depths[0] <= d <= depths[-1]]
     right.set(
-        xlabel=tr("深度（块数）", "depth (blocks)"),
+        xscale="log",
+        xticks=ticks,
+        xticklabels=[str(d) for d in ticks],
+        xlabel=tr("深度 L（层数，对数坐标）", "depth L (layers, log scale)"),
         ylabel=tr("相邻输入的梯度相关系数", "correlation of neighbouring gradients"),
         title=tr("梯度破碎", "shattered gradients"),
-        ylim=(None, 1.02),
+        ylim=(-0.3, 1.02),
     )
-    right.legend(loc="lower left")
+    right.minorticks_off()
+    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=2)
     return fig

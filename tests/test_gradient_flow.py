@@ -3,8 +3,10 @@
 import statistics
 
 import torch
+import torch.nn.functional as F
 
 from resdoc.gradient_flow import (
+    FixedBatchNorm,
     gradient_profiles,
     input_gradients,
     neighbour_correlation,
@@ -13,6 +15,8 @@ from resdoc.gradient_flow import (
     shattering,
 )
 from resdoc.shortcut import ResidualBlock
+
+SEEDS = range(4)
 
 
 def test_residual_jacobian_is_identity_plus_branch_jacobian():
@@ -23,19 +27,45 @@ def test_residual_jacobian_is_identity_plus_branch_jacobian():
     assert not torch.allclose(autograd, formula - torch.eye(5), atol=1e-3)  # the I matters
 
 
+def input_to_output_ratios(init: str, scaled=False, depth=20) -> dict[str, list[float]]:
+    """||dl/dx_0|| / ||dl/dx_L|| per kind of stack, one value per seed."""
+    ratios = {}
+    for seed in SEEDS:
+        profiles = gradient_profiles(depth, dim=16, hidden=16, init=init, scaled=scaled, seed=seed)
+        for kind, grads in profiles.items():
+            ratios.setdefault(kind, []).append(grads[0] / grads[-1])
+    return ratios
+
+
 def test_default_init_gradient_vanishes_without_shortcuts_only():
-    profiles = gradient_profiles(depth=20, dim=16, hidden=16, init="default", seed=0)
-    plain, residual = profiles["plain"], profiles["residual"]
-    assert plain[0] / plain[-1] < 1e-6
-    assert residual[0] / residual[-1] > 1.0
+    ratios = input_to_output_ratios("default")
+    assert max(ratios["plain"]) < 1e-6
+    assert min(ratios["residual"]) > 1.0
 
 
 def test_he_init_residual_explodes_unless_scaled():
-    profiles = gradient_profiles(depth=20, dim=16, hidden=16, init="he", scaled=True, seed=0)
-    ratio = {kind: grads[0] / grads[-1] for kind, grads in profiles.items()}
-    assert 0.1 < ratio["plain"] < 10
-    assert ratio["residual"] > 100
-    assert ratio["residual-scaled"] < 10
+    ratios = input_to_output_ratios("he", scaled=True)
+    assert 0.05 < statistics.median(ratios["plain"]) < 20
+    assert min(ratios["residual"]) > 100
+    assert max(ratios["residual-scaled"]) < 10
+
+
+def test_fixed_batch_norm_matches_batch_statistics_then_holds_them():
+    torch.manual_seed(0)
+    x = 3 * torch.randn(64, 5) + 1
+    norm = FixedBatchNorm()
+    assert torch.allclose(norm(x), F.batch_norm(x, None, None, training=True), atol=1e-5)
+    assert torch.allclose(norm(x[:3]), norm(x)[:3])  # a smaller batch is normalized the same way
+
+
+def test_input_gradients_are_each_points_own_derivative():
+    net = scalar_net(depth=3, residual=True, width=16, seed=0)
+    x, grads = input_gradients(net)  # sets the batch-norm statistics from the grid
+    net, h = net.double(), 1e-3
+    with torch.no_grad():  # one point at a time: the statistics stay those of the grid
+        point = x[100:101].unsqueeze(1).double()
+        numeric = (net(point + h) - net(point - h)) / (2 * h)
+    assert abs(numeric.item() - grads[100].item()) < 1e-3 * max(1.0, abs(numeric.item()))
 
 
 def test_neighbour_correlation_of_smooth_and_of_noise():
@@ -45,27 +75,25 @@ def test_neighbour_correlation_of_smooth_and_of_noise():
     assert abs(neighbour_correlation(torch.randn(256))) < 0.2
 
 
-def test_input_gradients_match_finite_differences():
-    net = scalar_net(depth=3, residual=True, width=16, seed=0)
-    x, grads = input_gradients(net)
-    net = net.double()
-    h = 1e-4
-    with torch.no_grad():
-        point = x[100:101].double().unsqueeze(1)
-        numeric = (net(point + h) - net(point - h)) / (2 * h)
-    assert abs(numeric.item() - grads[100].item()) < 1e-3 * max(1.0, abs(numeric.item()))
+def median_correlation(depth: int, **net) -> float:
+    return statistics.median(shattering([depth], seeds=SEEDS, **net)[0][0])
 
 
-def test_shortcuts_keep_gradients_of_neighbouring_inputs_correlated():
-    depths, seeds = [30], range(4)
-    plain = statistics.median(
-        shattering(depths, residual=False, seeds=seeds, init="he", width=64)[0]
-    )
-    scaled = statistics.median(
-        shattering(depths, residual=True, seeds=seeds, init="he-scaled", width=64)[0]
-    )
-    shallow = statistics.median(
-        shattering([1], residual=False, seeds=seeds, init="he", width=64)[0]
-    )
-    assert plain < shallow - 0.05  # depth shatters the plain net's gradients
-    assert scaled > plain + 0.05  # shortcuts keep them correlated
+def test_batch_normalized_plain_net_shatters_and_residual_net_does_not():
+    shallow = median_correlation(2, residual=False)
+    plain = median_correlation(24, residual=False)
+    residual = median_correlation(24, residual=True)
+    assert shallow > 0.8
+    assert abs(plain) < 0.3  # neighbouring gradients all but uncorrelated
+    assert residual > plain + 0.4
+
+
+def test_without_batch_norm_the_plain_net_shatters_more_slowly():
+    with_norm = median_correlation(24, residual=False)
+    without = median_correlation(24, residual=False, norm=False)
+    assert without > with_norm + 0.4
+
+
+def test_batch_normalized_plain_net_gradient_grows_with_depth_instead_of_vanishing():
+    sizes = {d: shattering([d], seeds=SEEDS, residual=False)[1][0] for d in (2, 16)}
+    assert min(sizes[16]) > 5 * max(sizes[2])
