@@ -101,18 +101,40 @@ publish.claim(
 publish.claim(
     "pre_last_shrinks",
     last[hi][1].median < 0.8 * last[lo][1].median,
-    zh=f"Pre-LN 的则变小：从 {{{{ pre_last_l{lo}_spread }}}} 降到 {{{{ pre_last_l{hi}_spread }}}}",
-    en=f"Pre-LN's shrinks, from {{{{ pre_last_l{lo}_spread }}}} to {{{{ pre_last_l{hi}_spread }}}}",
+    zh=f"Pre-LN 最后一层的梯度则变小：从 {{{{ pre_last_l{lo}_spread }}}} 降到 {{{{ pre_last_l{hi}_spread }}}}",
+    en=f"Pre-LN's last-layer gradient shrinks, from {{{{ pre_last_l{lo}_spread }}}} to "
+    f"{{{{ pre_last_l{hi}_spread }}}}",
     evidence=f"medians {last[lo][1].median:.3f} at L={lo}, {last[hi][1].median:.3f} at L={hi} (< 0.8x)",
 )
 publish.claim(
     "ratio_grows",
     ratio[hi].low > ratio[lo].high,
-    zh=f"于是两者之比随层数增大：{lo} 层时为 {{{{ ratio_l{lo}_spread }}}}，{hi} 层时为 "
+    zh=f"Post-LN 与 Pre-LN 最后一层梯度之比随层数增大：{lo} 层时为 {{{{ ratio_l{lo}_spread }}}}，{hi} 层时为 "
     f"{{{{ ratio_l{hi}_spread }}}}，{hi} 层时最小的种子也超过 {lo} 层时最大的种子",
-    en=f"So their ratio grows with depth: {{{{ ratio_l{lo}_spread }}}} at {lo} layers, "
+    en=f"The ratio of Post-LN's to Pre-LN's last-layer gradient grows with depth: "
+    f"{{{{ ratio_l{lo}_spread }}}} at {lo} layers, "
     f"{{{{ ratio_l{hi}_spread }}}} at {hi}, where even the lowest seed is above the highest at {lo}",
     evidence=f"min at L={hi} {ratio[hi].low:.2f} vs max at L={lo} {ratio[lo].high:.2f}",
+)
+smallest = min(ratio[L].low for L in DEPTHS)
+publish.number("ratio_smallest", smallest, "{:.2f}", seeds=SEEDS)
+publish.claim(
+    "post_last_larger",
+    smallest > 1.3,
+    zh="在每个种子、每个层数下，Post-LN 最后一层的梯度都大于 Pre-LN 的（至少是它的 {{ ratio_smallest }} 倍）",
+    en="In every seed and at every depth, Post-LN's last-layer gradient is larger than Pre-LN's "
+    "(at least {{ ratio_smallest }} times as large)",
+    evidence=f"smallest ratio over seeds and depths {smallest:.2f} (> 1.3)",
+)
+publish.claim(
+    "stream_grows",
+    growth[hi].low > growth[lo].high,
+    zh=f"初始化时 Pre-LN 的残差流随层数变长：输出与输入的范数之比在 {lo} 层时为 "
+    f"{{{{ stream_growth_l{lo}_spread }}}}，{hi} 层时为 {{{{ stream_growth_l{hi}_spread }}}}",
+    en=f"At initialization Pre-LN's residual stream grows with depth: the norm of the output over the "
+    f"input is {{{{ stream_growth_l{lo}_spread }}}} at {lo} layers and "
+    f"{{{{ stream_growth_l{hi}_spread }}}} at {hi}",
+    evidence=f"min at L={hi} {growth[hi].low:.2f} vs max at L={lo} {growth[lo].high:.2f}",
 )
 ratio_gain = ratio[hi].median / ratio[lo].median
 growth_gain = growth[hi].median / growth[lo].median
@@ -135,14 +157,32 @@ publish.number("ratio_over_growth_max", max(tracking), "{:.2f}", seeds=SEEDS)
 publish.claim(
     "ratio_follows_stream",
     max(tracking) < 2 * min(tracking),
-    zh="比值跟着 Pre-LN 残差流的长度走：残差流从 {{ stream_growth_l3_spread }} 倍长到 "
-    "{{ stream_growth_l48_spread }} 倍（增大 {{ stream_gain }} 倍），比值除以它在各层数下都在 "
+    zh=f"比值跟着 Pre-LN 残差流的长度走：残差流输出与输入的范数之比从 {{{{ stream_growth_l{lo}_spread }}}} 增长到 "
+    f"{{{{ stream_growth_l{hi}_spread }}}}（增大到 {{{{ stream_gain }}}} 倍），比值除以它，在每个层数下都在 "
     "{{ ratio_over_growth_min }} 与 {{ ratio_over_growth_max }} 之间",
     en="The ratio follows the length of Pre-LN's residual stream: the stream grows from "
-    "{{ stream_growth_l3_spread }} to {{ stream_growth_l48_spread }} times its input "
+    f"{{{{ stream_growth_l{lo}_spread }}}} to {{{{ stream_growth_l{hi}_spread }}}} times its input "
     "({{ stream_gain }}-fold), and the ratio divided by it stays between {{ ratio_over_growth_min }} "
     "and {{ ratio_over_growth_max }} at every depth",
     evidence=f"ratio / stream growth per depth: {', '.join(f'{t:.2f}' for t in tracking)}",
+)
+publish.claim(
+    "theorem_reproduces",
+    last[hi][0].median > last[lo][0].median
+    and last[hi][1].median < 0.8 * last[lo][1].median
+    and ratio[hi].low > ratio[lo].high,
+    zh="定理对两种顺序所作的对比——Post-LN 最后一层的梯度不随深度变小，Pre-LN 的随残差流变长而变小——在这里**复现了**",
+    en="The contrast the theorem draws between the two orders — a last-layer gradient that does not "
+    "shrink with depth for Post-LN, one that shrinks as the stream grows for Pre-LN — **reproduces** here",
+    evidence="the three last-layer claims above",
+)
+publish.claim(
+    "ratio_summary",
+    ratio[hi].low > ratio[lo].high and max(tracking) < 2 * min(tracking),
+    zh="Post-LN 与 Pre-LN 最后一层梯度之比随深度增大，跟着 Pre-LN 残差流的长度走",
+    en="the ratio of Post-LN's to Pre-LN's last-layer gradient grows with depth, following the length "
+    "of Pre-LN's residual stream",
+    evidence="ratio_grows and ratio_follows_stream",
 )
 alt_profile = publish.claim(
     "alt_init",
@@ -230,6 +270,14 @@ publish.claim(
     evidence=f"worst seeds {acc['post_warmup', SHOWN].low:.1f}% and {acc['pre', SHOWN].low:.1f}% (> 80%)",
 )
 publish.claim(
+    "warmup_summary",
+    acc["post", SHOWN].high < 20 and min(acc["post_warmup", SHOWN].low, acc["pre", SHOWN].low) > 80,
+    zh="学习率 {{ shown_lr }} 时，不预热的 Post-LN 在每个种子上都停在随机猜测的水平，预热后的 Post-LN 和不预热的 Pre-LN 都学会了任务",
+    en="at learning rate {{ shown_lr }}, Post-LN without warm-up stays at chance in every seed, while "
+    "Post-LN with warm-up and Pre-LN without it learn the task",
+    evidence="post_fails_without_warmup and warmup_or_pre_ln_trains",
+)
+publish.claim(
     "all_train_at_low_lr",
     min(acc[name, LOW].low for name in accuracy) > 80,
     zh="学习率 {{ lr_low }} 时三种设置在每个种子上都学会了任务（准确率分别为 {{ acc_post_lr0p01_spread }}、"
@@ -246,6 +294,15 @@ publish.claim(
     en="At learning rate {{ lr_high }} no setting learns the task in any seed ({{ acc_post_lr0p1_spread }}, "
     "{{ acc_post_warmup_lr0p1_spread }}, {{ acc_pre_lr0p1_spread }})",
     evidence=f"best seed {max(acc[name, HIGH].high for name in accuracy):.1f}% (< 90%)",
+)
+publish.claim(
+    "warmup_matches_pre_ln",
+    min(acc["post_warmup", lr].low for lr in (LOW, SHOWN)) > 80
+    and min(acc["pre", lr].low for lr in (LOW, SHOWN)) > 80,
+    zh="预热后的 Post-LN 在较低的两档学习率下与 Pre-LN 学得一样好：两者在每个种子上都超过 80%",
+    en="With warm-up, Post-LN learns the task as well as Pre-LN at the two lower learning rates: both "
+    "exceed 80% in every seed",
+    evidence="worst seeds at the two lower learning rates above 80%",
 )
 best_post = max(acc["post", HIGH].high, acc["post_warmup", HIGH].high)
 publish.claim(
