@@ -1,98 +1,326 @@
 """层归一化（Add & Norm）· Add & Norm: where the LayerNorm goes.
 
 A tiny Transformer encoder with the LayerNorm after the addition (Post-LN) or before the
-sub-layer (Pre-LN): gradient norms at initialisation, and training with and without warm-up.
+sub-layer (Pre-LN): gradient norms at initialization over many seeds, and training with and
+without warm-up over several seeds.
 Run it by hand with ``python examples/04-add-norm.py``; the docs build runs it for you.
 """
 
 # %% [markdown] lang="zh"
 # # 层归一化：Post-LN 与 Pre-LN
 #
-# 先在初始化时测量：把 Transformer 编码器叠到 $L = 3, 6, 12, 24$ 层，在序列反转任务的一个批次上
-# 算一次反向传播，记下每一层前馈网络第二个权重矩阵 $W_2$ 的梯度范数（3 个随机种子的平均）。
+# 先在初始化时测量：把 Transformer 编码器叠到 $L = 3, 6, 12, 24, 48$ 层，对每个随机种子在序列反转任务的
+# 几个批次上做反向传播，记下每一层前馈网络第二个权重矩阵 $W_2$ 的梯度范数（各批次平均）。
+# 同一个种子下 Post-LN 和 Pre-LN 的权重完全相同，只差层归一化的位置。
 
 # %% [markdown] lang="en"
-# # Layer normalisation: Post-LN and Pre-LN
+# # Layer normalization: Post-LN and Pre-LN
 #
-# First a measurement at initialisation: Transformer encoders of $L = 3, 6, 12, 24$ layers, one
-# backward pass on a batch of the sequence-reversal task, and the gradient norm of every layer's
-# second feed-forward weight $W_2$ (mean over 3 random seeds).
+# First a measurement at initialization: Transformer encoders of $L = 3, 6, 12, 24, 48$ layers; for
+# every random seed, backward passes on a few batches of the sequence-reversal task, recording the
+# gradient norm of every layer's second feed-forward weight $W_2$ (averaged over the batches).
+# With the same seed, Post-LN and Pre-LN have identical weights; only the LayerNorms sit elsewhere.
 
 # %%
+import numpy as np
+
 from resdoc import publish
-from resdoc.add_norm import TransformerConfig, init_grad_norms, lr_sweep, stream_growth
-from resdoc.add_norm_plots import init_grad_figure, warmup_figure
+from resdoc.add_norm import TransformerConfig, init_study, lr_sweep
+from resdoc.add_norm_plots import init_grad_figure, ratio_figure, warmup_figure
 
 cfg = TransformerConfig()
 publish.number("d_model", cfg.d_model, "{:d}")
 publish.number("seq_len", cfg.length, "{:d}")
 publish.number("vocab", cfg.vocab, "{:d}")
-DEPTHS = (3, 6, 12, 24)
+DEPTHS, PROFILE_DEPTH = (3, 6, 12, 24, 48), 24
+SEEDS, BATCHES = range(10), 3
 publish.number("min_layers", DEPTHS[0], "{:d}")
 publish.number("max_layers", DEPTHS[-1], "{:d}")
-norms = {
-    L: {"post": init_grad_norms(L, pre_ln=False), "pre": init_grad_norms(L, pre_ln=True)}
-    for L in DEPTHS
-}
+publish.number("profile_layers", PROFILE_DEPTH, "{:d}")
+publish.number("init_seeds", len(SEEDS), "{:d}")
+publish.number("init_batches", BATCHES, "{:d}")
+study = init_study(DEPTHS, SEEDS, BATCHES)
+
+
+def spread(key, values, fmt="{:.2f}"):
+    return publish.spread(key, values, seeds=SEEDS, fmt=fmt)
+
+
+last, ratio, growth = {}, {}, {}
 for L in DEPTHS:
-    for kind in ("post", "pre"):
-        first, last = norms[L][kind][0], norms[L][kind][-1]
-        print(
-            f"L={L:2d} {kind:4s} first layer {first:.3f}  last layer {last:.3f}  last/first {last / first:.2f}"
-        )
-        publish.number(f"{kind}_last_l{L}", last, "{:.2f}")
-        publish.number(f"{kind}_ratio_l{L}", last / first, "{:.2f}")
-for L in (DEPTHS[0], DEPTHS[-1]):
-    publish.number(f"stream_growth_l{L}", stream_growth(L), "{:.2f}")
-publish.figure(
-    "init-grad-norms",
-    lambda tr: init_grad_figure(norms, tr),
-    alt=(
-        "初始化时各层前馈权重的梯度范数。左：24 层时 Post-LN 越靠近输出越大，Pre-LN 越靠近输入越大。"
-        "右：最后一层的梯度随层数增加，Post-LN 变大，Pre-LN 变小。",
-        "Gradient norms of the feed-forward weights at initialisation. Left: at 24 layers, Post-LN grows "
-        "towards the output and Pre-LN towards the input. Right: the last layer's gradient against depth "
-        "rises for Post-LN and falls for Pre-LN.",
-    ),
+    post, pre = study[L]["post"], study[L]["pre"]  # (seeds, layers)
+    last[L] = spread(f"post_last_l{L}", post[:, -1]), spread(f"pre_last_l{L}", pre[:, -1])
+    ratio[L] = spread(f"ratio_l{L}", post[:, -1] / pre[:, -1])
+    growth[L] = spread(f"stream_growth_l{L}", study[L]["growth"])
+    print(
+        f"L={L:2d} last layer: Post-LN {last[L][0].median:.3f} Pre-LN {last[L][1].median:.3f}"
+        f"  ratio {ratio[L].median:.2f} ({ratio[L].low:.2f}-{ratio[L].high:.2f})"
+        f"  Pre-LN stream growth {growth[L].median:.2f}"
+    )
+lo, hi = DEPTHS[0], DEPTHS[-1]
+profile = {kind: study[PROFILE_DEPTH][kind] for kind in ("post", "pre")}
+post_lf = spread("post_last_over_first", profile["post"][:, -1] / profile["post"][:, 0])
+pre_lf = spread("pre_last_over_first", profile["pre"][:, -1] / profile["pre"][:, 0])
+
+# %% [markdown] lang="zh"
+# 每句解释都是一个断言（claim）：条件不成立，示例就在这一行停下，网站不会发布。
+# 条件用各种子的中位数或范围，并留出余量。
+
+# %% [markdown] lang="en"
+# Every interpreting sentence is a claim: if its condition fails, the example stops at that line
+# and nothing is published. Conditions use medians or ranges over seeds, with margins.
+
+# %%
+publish.claim(
+    "post_profile",
+    post_lf.median > 1.4 and post_lf.high > 3 * post_lf.low,
+    zh="Post-LN 的梯度越靠近输出越大：最后一层与第一层之比的中位数为 {{ post_last_over_first }}，"
+    "但各种子之间差别很大（{{ post_last_over_first_min }} 到 {{ post_last_over_first_max }}）",
+    en="Post-LN's gradient is larger towards the output: the last layer's is {{ post_last_over_first }} "
+    "times the first layer's in the median, but it varies widely between seeds "
+    "({{ post_last_over_first_min }} to {{ post_last_over_first_max }})",
+    evidence=f"median {post_lf.median:.2f} (> 1.4), range {post_lf.low:.2f}-{post_lf.high:.2f}",
 )
+publish.claim(
+    "pre_profile",
+    pre_lf.high < 0.9,
+    zh="Pre-LN 反过来，越靠近输入越大：每个种子的最后一层都小于第一层，比值为 {{ pre_last_over_first_spread }}",
+    en="Pre-LN is the other way round, larger towards the input: in every seed the last layer's "
+    "gradient is smaller than the first's, by a ratio of {{ pre_last_over_first_spread }}",
+    evidence=f"largest ratio {pre_lf.high:.2f} (< 0.9)",
+)
+publish.claim(
+    "post_last_does_not_shrink",
+    last[hi][0].median > last[lo][0].median,
+    zh=f"Post-LN 最后一层的梯度不随层数变小：{lo} 层时为 {{{{ post_last_l{lo}_spread }}}}，"
+    f"{hi} 层时为 {{{{ post_last_l{hi}_spread }}}}",
+    en=f"Post-LN's last-layer gradient does not shrink with depth: {{{{ post_last_l{lo}_spread }}}} "
+    f"at {lo} layers, {{{{ post_last_l{hi}_spread }}}} at {hi}",
+    evidence=f"medians {last[lo][0].median:.3f} at L={lo}, {last[hi][0].median:.3f} at L={hi}",
+)
+publish.claim(
+    "pre_last_shrinks",
+    last[hi][1].median < 0.8 * last[lo][1].median,
+    zh=f"Pre-LN 最后一层的梯度则变小：从 {{{{ pre_last_l{lo}_spread }}}} 降到 {{{{ pre_last_l{hi}_spread }}}}",
+    en=f"Pre-LN's last-layer gradient shrinks, from {{{{ pre_last_l{lo}_spread }}}} to "
+    f"{{{{ pre_last_l{hi}_spread }}}}",
+    evidence=f"medians {last[lo][1].median:.3f} at L={lo}, {last[hi][1].median:.3f} at L={hi} (< 0.8x)",
+)
+publish.claim(
+    "ratio_grows",
+    ratio[hi].low > ratio[lo].high,
+    zh=f"Post-LN 与 Pre-LN 最后一层梯度之比随层数增大：{lo} 层时为 {{{{ ratio_l{lo}_spread }}}}，{hi} 层时为 "
+    f"{{{{ ratio_l{hi}_spread }}}}，{hi} 层时最小的种子也超过 {lo} 层时最大的种子",
+    en=f"The ratio of Post-LN's to Pre-LN's last-layer gradient grows with depth: "
+    f"{{{{ ratio_l{lo}_spread }}}} at {lo} layers, "
+    f"{{{{ ratio_l{hi}_spread }}}} at {hi}, where even the lowest seed is above the highest at {lo}",
+    evidence=f"min at L={hi} {ratio[hi].low:.2f} vs max at L={lo} {ratio[lo].high:.2f}",
+)
+smallest = min(ratio[L].low for L in DEPTHS)
+publish.number("ratio_smallest", smallest, "{:.2f}", seeds=SEEDS)
+publish.claim(
+    "post_last_larger",
+    smallest > 1.3,
+    zh="在每个种子、每个层数下，Post-LN 最后一层的梯度都大于 Pre-LN 的（至少是它的 {{ ratio_smallest }} 倍）",
+    en="In every seed and at every depth, Post-LN's last-layer gradient is larger than Pre-LN's "
+    "(at least {{ ratio_smallest }} times as large)",
+    evidence=f"smallest ratio over seeds and depths {smallest:.2f} (> 1.3)",
+)
+publish.claim(
+    "stream_grows",
+    growth[hi].low > growth[lo].high,
+    zh=f"初始化时 Pre-LN 的残差流随层数变长：输出与输入的范数之比在 {lo} 层时为 "
+    f"{{{{ stream_growth_l{lo}_spread }}}}，{hi} 层时为 {{{{ stream_growth_l{hi}_spread }}}}",
+    en=f"At initialization Pre-LN's residual stream grows with depth: the norm of the output over the "
+    f"input is {{{{ stream_growth_l{lo}_spread }}}} at {lo} layers and "
+    f"{{{{ stream_growth_l{hi}_spread }}}} at {hi}",
+    evidence=f"min at L={hi} {growth[hi].low:.2f} vs max at L={lo} {growth[lo].high:.2f}",
+)
+ratio_gain = ratio[hi].median / ratio[lo].median
+growth_gain = growth[hi].median / growth[lo].median
+sqrt_gain = np.sqrt(hi / lo)
+publish.number("ratio_gain", ratio_gain, "{:.1f}", seeds=SEEDS)
+publish.number("stream_gain", growth_gain, "{:.1f}", seeds=SEEDS)
+publish.number("sqrt_gain", sqrt_gain, "{:.0f}")
+publish.claim(
+    "ratio_slower_than_sqrt",
+    0.5 * sqrt_gain < ratio_gain < sqrt_gain,
+    zh=f"从 {lo} 层到 {hi} 层，比值的中位数增大到 {{{{ ratio_gain }}}} 倍，与 $\\sqrt{{L}}$ 的 "
+    "{{ sqrt_gain }} 倍同一量级，但略慢",
+    en=f"From {lo} to {hi} layers the median ratio grows {{{{ ratio_gain }}}}-fold: the same order as "
+    "$\\sqrt{L}$, which grows {{ sqrt_gain }}-fold, but a little slower",
+    evidence=f"ratio gain {ratio_gain:.2f}, sqrt gain {sqrt_gain:.2f}",
+)
+tracking = [ratio[L].median / growth[L].median for L in DEPTHS]
+publish.number("ratio_over_growth_min", min(tracking), "{:.2f}", seeds=SEEDS)
+publish.number("ratio_over_growth_max", max(tracking), "{:.2f}", seeds=SEEDS)
+publish.claim(
+    "ratio_follows_stream",
+    max(tracking) < 2 * min(tracking),
+    zh=f"比值跟着 Pre-LN 残差流的长度走：残差流输出与输入的范数之比从 {{{{ stream_growth_l{lo}_spread }}}} 增长到 "
+    f"{{{{ stream_growth_l{hi}_spread }}}}（增大到 {{{{ stream_gain }}}} 倍），比值除以它，在每个层数下都在 "
+    "{{ ratio_over_growth_min }} 与 {{ ratio_over_growth_max }} 之间",
+    en="The ratio follows the length of Pre-LN's residual stream: the stream grows from "
+    f"{{{{ stream_growth_l{lo}_spread }}}} to {{{{ stream_growth_l{hi}_spread }}}} times its input "
+    "({{ stream_gain }}-fold), and the ratio divided by it stays between {{ ratio_over_growth_min }} "
+    "and {{ ratio_over_growth_max }} at every depth",
+    evidence=f"ratio / stream growth per depth: {', '.join(f'{t:.2f}' for t in tracking)}",
+)
+publish.claim(
+    "theorem_reproduces",
+    last[hi][0].median > last[lo][0].median
+    and last[hi][1].median < 0.8 * last[lo][1].median
+    and ratio[hi].low > ratio[lo].high,
+    zh="定理对两种顺序所作的对比——Post-LN 最后一层的梯度不随深度变小，Pre-LN 的随残差流变长而变小——在这里**复现了**",
+    en="The contrast the theorem draws between the two orders — a last-layer gradient that does not "
+    "shrink with depth for Post-LN, one that shrinks as the stream grows for Pre-LN — **reproduces** here",
+    evidence="the three last-layer claims above",
+)
+publish.claim(
+    "ratio_summary",
+    ratio[hi].low > ratio[lo].high and max(tracking) < 2 * min(tracking),
+    zh="Post-LN 与 Pre-LN 最后一层梯度之比随深度增大，跟着 Pre-LN 残差流的长度走",
+    en="the ratio of Post-LN's to Pre-LN's last-layer gradient grows with depth, following the length "
+    "of Pre-LN's residual stream",
+    evidence="ratio_grows and ratio_follows_stream",
+)
+alt_profile = publish.claim(
+    "alt_init",
+    post_lf.median > 1 > pre_lf.high and last[hi][1].median < last[lo][1].median,
+    zh=f"初始化时各层前馈权重的梯度范数（{len(SEEDS)} 个种子的中位数与范围）。左：{PROFILE_DEPTH} 层时 "
+    "Post-LN 大体越靠近输出越大，Pre-LN 越靠近输入越大。右：最后一层的梯度随层数增加，Pre-LN 变小，Post-LN 不变小。",
+    en=f"Gradient norms of the feed-forward weights at initialization (median and range over {len(SEEDS)} "
+    f"seeds). Left: at {PROFILE_DEPTH} layers, Post-LN's mostly grow towards the output, Pre-LN's "
+    "towards the input. Right: against depth, Pre-LN's last-layer gradient shrinks and Post-LN's does not.",
+)
+publish.figure(
+    "init-grad-norms", lambda tr: init_grad_figure(study, PROFILE_DEPTH, tr), alt=alt_profile
+)
+alt_ratio = publish.claim(
+    "alt_ratio",
+    ratio[hi].low > ratio[lo].high and max(tracking) < 2 * min(tracking),
+    zh="左：Post-LN 与 Pre-LN 最后一层前馈权重梯度之比随层数增大，虚线为 √L。"
+    "右：Pre-LN 残差流输出与输入的范数之比，形状与左图相同。",
+    en="Left: the ratio of Post-LN's to Pre-LN's last-layer feed-forward gradient grows with depth; "
+    "the dashed line is √L. Right: the norm of Pre-LN's residual stream over its input, the same shape.",
+)
+publish.figure("post-pre-ratio", lambda tr: ratio_figure(study, tr), alt=alt_ratio)
 
 # %% [markdown] lang="zh"
 # ## 学习率预热
 #
 # 再训练一个 3 层、$d_\text{model} = 32$ 的编码器反转长度为 8 的序列，用 Adam 训练 150 步，
 # 峰值学习率取 0.01、0.03、0.1 三档；“有预热”指前 50 步把学习率从很小线性升到峰值。
+# 学习率 0.03 用 5 个种子，另外两档各 3 个。
 
 # %% [markdown] lang="en"
 # ## Learning-rate warm-up
 #
 # Now a 3-layer encoder with $d_\text{model} = 32$ learns to reverse sequences of length 8 with
 # Adam for 150 steps, at peak learning rates 0.01, 0.03 and 0.1; "warm-up" raises the learning
-# rate linearly from very small to the peak over the first 50 steps.
+# rate linearly from very small to the peak over the first 50 steps. Learning rate 0.03 uses 5
+# seeds, the other two 3 each.
 
 # %%
-LRS = (1e-2, 3e-2, 1e-1)
+SHOWN, LOW, HIGH = 3e-2, 1e-2, 1e-1
+SEEDS_PER_LR = {SHOWN: range(5), LOW: range(3), HIGH: range(3)}  # the first is drawn step by step
 STEPS, WARMUP = 150, 50
-runs = lr_sweep(LRS, steps=STEPS, warmup=WARMUP)
+accuracy, curves = lr_sweep(SEEDS_PER_LR, steps=STEPS, warmup=WARMUP)
 publish.number("steps", STEPS, "{:d}")
 publish.number("warmup", WARMUP, "{:d}")
 publish.number("n_layer", cfg.n_layer, "{:d}")
-for name, per_lr in runs.items():
-    for lr, run in zip(LRS, per_lr, strict=True):
-        print(f"{name:12s} lr={lr:g}  held-out accuracy {run['accuracy'][-1]:.1%}")
-        publish.number(
-            f"acc_{name}_lr{lr:g}".replace(".", "p"), 100 * run["accuracy"][-1], "{:.0f}%"
+publish.number("shown_lr", SHOWN, "{:g}")
+publish.number("lr_low", LOW, "{:g}")
+publish.number("lr_high", HIGH, "{:g}")
+for lr, seeds in SEEDS_PER_LR.items():
+    publish.number(f"seeds_lr{lr:g}".replace(".", "p"), len(seeds), "{:d}")
+acc = {}
+for name, per_lr in accuracy.items():
+    for lr, values in per_lr.items():
+        key = f"acc_{name}_lr{lr:g}".replace(".", "p")
+        acc[name, lr] = publish.spread(key, [100 * v for v in values], SEEDS_PER_LR[lr], "{:.0f}%")
+        print(
+            f"{name:12s} lr={lr:g}  held-out accuracy {acc[name, lr].median:.1f}%  "
+            f"({acc[name, lr].low:.1f}-{acc[name, lr].high:.1f})"
         )
-SHOWN = 1  # the learning-rate index drawn step by step
-publish.number("shown_lr", LRS[SHOWN], "{:g}")
-publish.number("lr_low", LRS[0], "{:g}")
-publish.number("lr_high", LRS[-1], "{:g}")
-publish.figure(
-    "warmup",
-    lambda tr: warmup_figure(LRS, runs, SHOWN, tr),
-    alt=(
-        "左：学习率 0.03 时三种设置的训练损失，无预热的 Post-LN 停在随机猜测的水平，另外两种降到接近零。"
-        "右：三档学习率下训练结束时的准确率。",
-        "Left: training loss of the three settings at learning rate 0.03; Post-LN without warm-up stays at "
-        "chance while the other two fall to near zero. Right: accuracy at the end of training for each learning rate.",
-    ),
+
+final_loss = {  # mean training loss over the last 10 steps, per seed
+    name: publish.spread(
+        f"final_loss_{name}", curves[name][:, -10:].mean(1), SEEDS_PER_LR[SHOWN], "{:.3f}"
+    )
+    for name in curves
+}
+
+# %%
+publish.claim(
+    "post_fails_without_warmup",
+    acc["post", SHOWN].high < 20,
+    zh="不预热的 Post-LN 在每个种子上都停在随机猜测的水平（留出批次准确率 {{ acc_post_lr0p03_spread }}，随机猜测为 10%）",
+    en="Post-LN without warm-up stays at chance in every seed (held-out accuracy "
+    "{{ acc_post_lr0p03_spread }}; chance is 10%)",
+    evidence=f"best seed {acc['post', SHOWN].high:.1f}% (< 20%)",
 )
+publish.claim(
+    "warmup_or_pre_ln_trains",
+    min(acc["post_warmup", SHOWN].low, acc["pre", SHOWN].low) > 80,
+    zh="预热后的 Post-LN 在每个种子上都学会了任务（{{ acc_post_warmup_lr0p03_spread }}），"
+    "不预热的 Pre-LN 也是（{{ acc_pre_lr0p03_spread }}）",
+    en="With warm-up, Post-LN learns the task in every seed ({{ acc_post_warmup_lr0p03_spread }}), "
+    "and so does Pre-LN without warm-up ({{ acc_pre_lr0p03_spread }})",
+    evidence=f"worst seeds {acc['post_warmup', SHOWN].low:.1f}% and {acc['pre', SHOWN].low:.1f}% (> 80%)",
+)
+publish.claim(
+    "warmup_summary",
+    acc["post", SHOWN].high < 20 and min(acc["post_warmup", SHOWN].low, acc["pre", SHOWN].low) > 80,
+    zh="学习率 {{ shown_lr }} 时，不预热的 Post-LN 在每个种子上都停在随机猜测的水平，预热后的 Post-LN 和不预热的 Pre-LN 都学会了任务",
+    en="at learning rate {{ shown_lr }}, Post-LN without warm-up stays at chance in every seed, while "
+    "Post-LN with warm-up and Pre-LN without it learn the task",
+    evidence="post_fails_without_warmup and warmup_or_pre_ln_trains",
+)
+publish.claim(
+    "all_train_at_low_lr",
+    min(acc[name, LOW].low for name in accuracy) > 80,
+    zh="学习率 {{ lr_low }} 时三种设置在每个种子上都学会了任务（准确率分别为 {{ acc_post_lr0p01_spread }}、"
+    "{{ acc_post_warmup_lr0p01_spread }}、{{ acc_pre_lr0p01_spread }}）",
+    en="At learning rate {{ lr_low }} all three settings learn the task in every seed (accuracy "
+    "{{ acc_post_lr0p01_spread }}, {{ acc_post_warmup_lr0p01_spread }}, {{ acc_pre_lr0p01_spread }})",
+    evidence=f"worst seed {min(acc[name, LOW].low for name in accuracy):.1f}% (> 80%)",
+)
+publish.claim(
+    "none_trains_at_high_lr",
+    max(acc[name, HIGH].high for name in accuracy) < 90,
+    zh="学习率 {{ lr_high }} 时没有一种设置在任何种子上学会任务（{{ acc_post_lr0p1_spread }}、"
+    "{{ acc_post_warmup_lr0p1_spread }}、{{ acc_pre_lr0p1_spread }}）",
+    en="At learning rate {{ lr_high }} no setting learns the task in any seed ({{ acc_post_lr0p1_spread }}, "
+    "{{ acc_post_warmup_lr0p1_spread }}, {{ acc_pre_lr0p1_spread }})",
+    evidence=f"best seed {max(acc[name, HIGH].high for name in accuracy):.1f}% (< 90%)",
+)
+publish.claim(
+    "warmup_matches_pre_ln",
+    min(acc["post_warmup", lr].low for lr in (LOW, SHOWN)) > 80
+    and min(acc["pre", lr].low for lr in (LOW, SHOWN)) > 80,
+    zh="预热后的 Post-LN 在较低的两档学习率下与 Pre-LN 学得一样好：两者在每个种子上都超过 80%",
+    en="With warm-up, Post-LN learns the task as well as Pre-LN at the two lower learning rates: both "
+    "exceed 80% in every seed",
+    evidence="worst seeds at the two lower learning rates above 80%",
+)
+best_post = max(acc["post", HIGH].high, acc["post_warmup", HIGH].high)
+publish.claim(
+    "pre_ln_gets_further_at_high_lr",
+    acc["pre", HIGH].median > best_post + 10,
+    zh="但 Pre-LN 学会的部分多于两种 Post-LN：它的中位数高出两种 Post-LN 的最好种子 10 个百分点以上",
+    en="but Pre-LN gets further than either Post-LN: its median is more than 10 points above "
+    "the best seed of either Post-LN setting",
+    evidence=f"Pre-LN median {acc['pre', HIGH].median:.1f}% vs best Post-LN seed {best_post:.1f}%",
+)
+alt_warmup = publish.claim(
+    "alt_warmup",
+    final_loss["post"].low > 0.8 * np.log(10)
+    and max(final_loss["post_warmup"].high, final_loss["pre"].high) < 0.2,
+    zh=f"左：学习率 {SHOWN:g} 时三种设置的训练损失（{len(SEEDS_PER_LR[SHOWN])} 个种子的中位数与范围），"
+    "无预热的 Post-LN 停在随机猜测的水平，另外两种降到接近零。右：三档学习率下训练结束时的准确率。",
+    en=f"Left: training loss of the three settings at learning rate {SHOWN:g} (median and range over "
+    f"{len(SEEDS_PER_LR[SHOWN])} seeds); Post-LN without warm-up stays at chance while the other two "
+    "fall to near zero. Right: accuracy at the end of training for each learning rate.",
+)
+publish.figure("warmup", lambda tr: warmup_figure(accuracy, curves, SHOWN, tr), alt=alt_warmup)

@@ -1,11 +1,12 @@
 """Chapter 04: Add & Norm. Where the LayerNorm sits relative to the addition decides how the
-gradient is spread over the layers at initialisation (Xiong et al. 2020) and whether a
+gradient is spread over the layers at initialization (Xiong et al. 2020) and whether a
 tiny Transformer trains without learning-rate warm-up."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -63,7 +64,7 @@ class Block(nn.Module):
         if self.pre_ln:  # Pre-LN: the shortcut carries x untouched
             x = x + self.attn(self.ln_1(x))
             x = x + self.mlp(self.ln_2(x))
-        else:  # Post-LN (the original Transformer): normalise after the addition
+        else:  # Post-LN (the original Transformer): normalize after the addition
             x = self.ln_1(x + self.attn(x))
             x = self.ln_2(x + self.mlp(x))
         return x
@@ -97,27 +98,31 @@ def loss_on(model: Encoder, tokens: torch.Tensor, targets: torch.Tensor) -> torc
     return F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten())
 
 
-def init_grad_norms(
-    n_layer: int, pre_ln: bool, seeds=range(3), cfg: TransformerConfig | None = None
+def init_grad_profile(
+    n_layer: int, pre_ln: bool, seed: int, batches: int = 4, cfg: TransformerConfig | None = None
 ) -> list[float]:
-    """At initialisation, $\\lVert \\partial L/\\partial W_2^{(l)} \\rVert$ of each block's second MLP
-    weight, on one batch of the reversal task; mean over ``seeds``."""
+    """One initialization (``seed``): $\\lVert \\partial \\ell/\\partial W_2^{(l)} \\rVert$ of each block's
+    second MLP weight, averaged over ``batches`` batches of the reversal task.
+
+    The LayerNorms start at $\\gamma = 1, \\beta = 0$, so Post-LN and Pre-LN with the same seed
+    have the same weights and see the same batches: they differ only in where the LN sits.
+    """
     cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=pre_ln)
+    torch.manual_seed(seed)
+    model = Encoder(cfg)
+    data = torch.Generator().manual_seed(seed)
     norms = torch.zeros(n_layer)
-    for seed in seeds:
-        torch.manual_seed(seed)
-        model = Encoder(cfg)
-        tokens, targets = reversal_batch(
-            128, cfg.length, cfg.vocab, torch.Generator().manual_seed(seed)
-        )
-        loss_on(model, tokens, targets).backward()
-        norms += torch.tensor([b.mlp[2].weight.grad.norm().item() for b in model.blocks])
-    return (norms / len(seeds)).tolist()
+    for _ in range(batches):
+        model.zero_grad()
+        loss_on(model, *reversal_batch(128, cfg.length, cfg.vocab, data)).backward()
+        norms += torch.tensor([block.mlp[2].weight.grad.norm().item() for block in model.blocks])
+    return (norms / batches).tolist()
 
 
 @torch.no_grad()
 def stream_growth(n_layer: int, seed: int = 0, cfg: TransformerConfig | None = None) -> float:
-    """Pre-LN at initialisation: mean per-token $\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ of the residual stream."""
+    """Pre-LN at initialization: mean per-token $\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ of the residual
+    stream, the size the final LN divides by."""
     cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=True)
     torch.manual_seed(seed)
     model = Encoder(cfg)
@@ -126,6 +131,19 @@ def stream_growth(n_layer: int, seed: int = 0, cfg: TransformerConfig | None = N
     for block in model.blocks:
         x = block(x)
     return (x.norm(dim=-1) / x0.norm(dim=-1)).mean().item()
+
+
+def init_study(depths, seeds, batches: int = 4) -> dict[int, dict[str, np.ndarray]]:
+    """For each depth: ``post`` and ``pre`` per-layer gradient profiles, shape (seeds, L), and
+    ``growth``, the Pre-LN stream's growth per seed."""
+    return {
+        L: {
+            "post": np.array([init_grad_profile(L, False, s, batches) for s in seeds]),
+            "pre": np.array([init_grad_profile(L, True, s, batches) for s in seeds]),
+            "growth": np.array([stream_growth(L, s) for s in seeds]),
+        }
+        for L in depths
+    }
 
 
 def warmup_factor(step: int, warmup: int) -> float:
@@ -171,10 +189,19 @@ def train_reversal(
     return {"loss": losses, "accuracy": accuracy}
 
 
-def lr_sweep(lrs=(1e-2, 3e-2, 1e-1), steps: int = 150, warmup: int = 50, seed: int = 0):
-    """``{setting: [run per lr]}`` for Post-LN, Post-LN with warm-up and Pre-LN."""
-    settings = {"post": (False, 0), "post_warmup": (False, warmup), "pre": (True, 0)}
-    return {
-        name: [train_reversal(pre_ln, w, lr=lr, steps=steps, seed=seed) for lr in lrs]
-        for name, (pre_ln, w) in settings.items()
-    }
+SETTINGS = {"post": (False, False), "post_warmup": (False, True), "pre": (True, False)}
+"""Setting name: (Pre-LN?, warm-up?)."""
+
+
+def lr_sweep(seeds_per_lr: dict[float, range], steps: int = 150, warmup: int = 50):
+    """``{setting: {lr: [final held-out accuracy per seed]}}``, plus ``{setting: [loss curve per
+    seed]}`` at the learning rate listed first, for the three settings."""
+    accuracy = {name: {} for name in SETTINGS}
+    curves = {}
+    for index, (lr, seeds) in enumerate(seeds_per_lr.items()):
+        for name, (pre_ln, warm) in SETTINGS.items():
+            runs = [train_reversal(pre_ln, warmup if warm else 0, lr, steps, seed=s) for s in seeds]
+            accuracy[name][lr] = [run["accuracy"][-1] for run in runs]
+            if index == 0:
+                curves[name] = np.array([run["loss"] for run in runs])
+    return accuracy, curves

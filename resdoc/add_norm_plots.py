@@ -1,4 +1,5 @@
-"""Figures of chapter 04-add-norm. Every label comes from ``tr(zh, en)``."""
+"""Figures of chapter 04-add-norm. Every label comes from ``tr(zh, en)``; every curve is the
+median over seeds, with a band or bars from the smallest to the largest seed."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ MARKERS = {
     "post_warmup": "s-",
     "pre": "^-",
 }  # distinct shapes: curves overlap at 100 %
-MARKER_SIZE = {"post": 5, "post_warmup": 8, "pre": 5}
+NAMES = {"post": "Post-LN", "pre": "Pre-LN"}
 
 
 def setting_label(tr: Translator, name: str) -> str:
@@ -24,68 +25,119 @@ def setting_label(tr: Translator, name: str) -> str:
     }[name]
 
 
-def init_grad_figure(norms: dict[int, dict[str, list[float]]], tr: Translator) -> plt.Figure:
-    """Left: per-layer $\\lVert \\partial L/\\partial W_2 \\rVert$ at the largest depth; right: the last
-    block's norm against depth, with a $1/\\sqrt{L}$ guide."""
+def _spread(ax, x, values, colour, label, style="o-", band=True, **kw):
+    """Median over seeds (axis 0) as a line, the range as a band (or error bars)."""
+    values = np.asarray(values)
+    mid, low, high = np.median(values, 0), values.min(0), values.max(0)
+    if band:
+        ax.plot(x, mid, style, ms=3.5, color=colour, label=label, **kw)
+        ax.fill_between(x, low, high, color=colour, alpha=0.18, lw=0)
+    else:
+        ax.errorbar(
+            x,
+            mid,
+            yerr=(mid - low, high - mid),
+            fmt=style,
+            color=colour,
+            label=label,
+            capsize=3,
+            **kw,
+        )
+
+
+def _sqrt_guide(ax, depths, anchor: float, tr: Translator) -> None:
+    """A dashed $\\propto\\sqrt{L}$ line through ``anchor`` at the smallest depth."""
+    depths = np.asarray(depths)
+    ax.plot(
+        depths,
+        anchor * np.sqrt(depths / depths[0]),
+        "--",
+        lw=1,
+        color=GREY,
+        label=tr("∝ √L", "∝ √L"),
+    )
+
+
+def _depth_axis(ax, depths) -> None:
+    ax.set_xscale("log")
+    ax.set_xticks(depths, [str(d) for d in depths])
+    ax.minorticks_off()
+
+
+def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Figure:
+    """Left: per-layer $\\lVert \\partial\\ell/\\partial W_2 \\rVert$ at ``profile_depth``; right: the
+    last block's norm against depth."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
-    depths = sorted(norms)
-    deepest = depths[-1]
-    names = {"post": "Post-LN", "pre": "Pre-LN"}
-    colours = {"post": PLAIN, "pre": RESIDUAL}
+    depths = sorted(study)
     for kind in ("post", "pre"):
-        values = norms[deepest][kind]
-        left.plot(
-            np.arange(1, deepest + 1), values, "o-", ms=3, color=colours[kind], label=names[kind]
-        )
-        right.semilogx(
-            depths,
-            [norms[d][kind][-1] for d in depths],
-            "o-",
-            ms=4,
-            color=colours[kind],
-            label=names[kind],
-        )
-    guide = norms[depths[0]]["pre"][-1] * np.sqrt(depths[0] / np.array(depths))
-    right.semilogx(depths, guide, "--", lw=1, color=GREY, label=tr("∝ 1/√L", "∝ 1/√L"))
+        profile = study[profile_depth][kind]
+        _spread(left, np.arange(1, profile_depth + 1), profile, COLOURS[kind], NAMES[kind])
+        last = np.array([study[L][kind][:, -1] for L in depths]).T  # (seeds, depths)
+        _spread(right, depths, last, COLOURS[kind], NAMES[kind])
+    n_seeds = len(study[profile_depth]["post"])
     left.set(
+        yscale="log",
         xlabel=tr("层 l（1 = 最靠近输入）", "layer l (1 = nearest the input)"),
-        ylabel=tr("‖∂L/∂W₂‖（前馈第二层）", "‖∂L/∂W₂‖ (second FFN layer)"),
-        title=tr(f"{deepest} 层，初始化时", f"{deepest} layers, at initialisation"),
-        ylim=(0, None),
+        ylabel=tr("‖∂ℓ/∂W₂‖（前馈第二层）", "‖∂ℓ/∂W₂‖ (second FFN layer)"),
+        title=tr(f"{profile_depth} 层，初始化时", f"{profile_depth} layers, at initialization"),
     )
     right.set(
         xlabel=tr("层数 L", "number of layers L"),
-        ylabel=tr("最后一层的 ‖∂L/∂W₂‖", "last layer's ‖∂L/∂W₂‖"),
-        title=tr("最后一层的梯度随层数的变化", "last layer's gradient against depth"),
+        ylabel=tr("最后一层的 ‖∂ℓ/∂W₂‖", "last layer's ‖∂ℓ/∂W₂‖"),
+        title=tr("最后一层随层数的变化", "last layer against depth"),
         ylim=(0, None),
     )
-    right.set_xticks(depths, [str(d) for d in depths])
-    right.minorticks_off()
-    left.legend(loc="best")
-    right.legend(loc="best")
+    _depth_axis(right, depths)
+    left.legend(
+        loc="best", title=tr(f"{n_seeds} 个种子：中位数与范围", f"{n_seeds} seeds: median, range")
+    )
     return fig
 
 
-def warmup_figure(lrs, runs: dict[str, list[dict]], shown: int, tr: Translator) -> plt.Figure:
-    """Left: training loss per step at ``lrs[shown]``; right: held-out accuracy at the end per lr."""
+def ratio_figure(study: dict, tr: Translator) -> plt.Figure:
+    """Left: Post-LN over Pre-LN, last layer, per seed, against depth; right: the Pre-LN residual
+    stream's growth $\\lVert x_L \\rVert / \\lVert x_0 \\rVert$. Both beside a $\\sqrt{L}$ guide."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    depths = sorted(study)
+    ratio = np.array([study[L]["post"][:, -1] / study[L]["pre"][:, -1] for L in depths]).T
+    growth = np.array([study[L]["growth"] for L in depths]).T
+    for ax, values, colour, label in (
+        (left, ratio, ACCENT, tr("Post-LN ÷ Pre-LN", "Post-LN ÷ Pre-LN")),
+        (right, growth, RESIDUAL, tr("Pre-LN 的 ‖x_L‖/‖x₀‖", "Pre-LN's ‖x_L‖/‖x₀‖")),
+    ):
+        _spread(ax, depths, values, colour, label, band=False)
+        _sqrt_guide(ax, depths, float(np.median(values[:, 0])), tr)
+        _depth_axis(ax, depths)
+        ax.set(xlabel=tr("层数 L", "number of layers L"), ylim=(0, None))
+        ax.legend(loc="upper left")
+    left.set(
+        ylabel=tr("最后一层梯度之比", "ratio of last-layer gradients"),
+        title=tr("Post-LN 与 Pre-LN 最后一层梯度之比", "Post-LN over Pre-LN, last layer"),
+    )
+    right.set(
+        ylabel=tr("输出与输入的范数之比", "norm of output over input"),
+        title=tr("Pre-LN 残差流的增长", "growth of Pre-LN's residual stream"),
+    )
+    return fig
+
+
+def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) -> plt.Figure:
+    """Left: training loss per step at learning rate ``shown``; right: held-out accuracy at the
+    end against the learning rate. Median over seeds, with the range."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.7), layout="constrained")
-    for name, per_lr in runs.items():
-        loss = np.array(per_lr[shown]["loss"])
-        smooth = np.convolve(loss, np.ones(5) / 5, mode="valid")  # 5-step moving average
-        left.plot(
-            np.arange(len(smooth)) + 5, smooth, color=COLOURS[name], label=setting_label(tr, name)
-        )
-        right.semilogx(
-            lrs,
-            [100 * run["accuracy"][-1] for run in per_lr],
-            MARKERS[name],
-            ms=MARKER_SIZE[name],
-            color=COLOURS[name],
-            label=setting_label(tr, name),
-        )
+    for offset, (name, per_lr) in zip((-0.04, 0.0, 0.04), accuracy.items(), strict=True):
+        smooth = np.array([np.convolve(c, np.ones(5) / 5, mode="valid") for c in curves[name]])
+        steps = np.arange(smooth.shape[1]) + 5  # 5-step moving average
+        _spread(left, steps, smooth, COLOURS[name], setting_label(tr, name), style="-")
+        lrs = sorted(per_lr)
+        shifted = np.array(lrs) * 10**offset  # side by side, so the bars do not hide each other
+        acc = [100 * np.asarray(per_lr[lr]) for lr in lrs]
+        mid = np.array([np.median(a) for a in acc])
+        err = (mid - [a.min() for a in acc], [a.max() for a in acc] - mid)
+        right.errorbar(shifted, mid, yerr=err, fmt=MARKERS[name], color=COLOURS[name], capsize=3)
     left.axhline(np.log(10), ls=":", lw=1.2, color=GREY)
     left.text(
-        len(loss),
+        steps[-1],
         np.log(10),
         tr("随机猜测 ln 10", "chance, ln 10"),
         ha="right",
@@ -95,14 +147,18 @@ def warmup_figure(lrs, runs: dict[str, list[dict]], shown: int, tr: Translator) 
     left.set(
         xlabel=tr("训练步数", "training step"),
         ylabel=tr("训练损失（5 步平均）", "training loss (5-step mean)"),
-        title=tr(f"学习率 {lrs[shown]:g}", f"learning rate {lrs[shown]:g}"),
+        title=tr(
+            f"学习率 {shown:g}，{len(curves['post'])} 个种子",
+            f"learning rate {shown:g}, {len(curves['post'])} seeds",
+        ),
         ylim=(0, None),
     )
     right.axhline(10, ls=":", lw=1.2, color=GREY)
     right.set(
+        xscale="log",
         xlabel=tr("峰值学习率", "peak learning rate"),
         ylabel=tr("留出批次的准确率（%）", "held-out accuracy (%)"),
-        title=tr("训练结束时", "at the end of training"),
+        title=tr("训练结束时：中位数与范围", "at the end: median and range"),
         ylim=(0, 105),
     )
     right.set_xticks(lrs, [f"{lr:g}" for lr in lrs])
