@@ -360,8 +360,8 @@ publish.claim(
     ends["residual", "input"].low > 5 * ends["residual", "output"].high
     and sweep["residual"][0] > 1.2
     and sweep["residual"][1] > 0.98,
-    zh="这个残差堆叠的梯度则随深度指数**爆炸**（exploding gradient）",
-    en="this residual stack's gradient instead **explodes** exponentially with depth",
+    zh="这个残差堆叠的梯度就随深度指数**爆炸**（exploding gradient）",
+    en="this residual stack's gradient **explodes** exponentially with depth",
     evidence=f"residual input/output gradients {ends['residual', 'input']}, "
     f"{ends['residual', 'output']}; total norm fit {sweep['residual']}",
 )

@@ -78,10 +78,10 @@ class IdentityFit:
 
 # --8<-- [start:fit-identity]
 def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e-2, seed=0):
-    """Train ``depth`` blocks with Adam to map random $x$ to itself; return the loss per step.
+    r"""Train ``depth`` blocks with Adam to map random $x$ to itself; return the loss per step.
 
-    The data are 256 fixed vectors $x \\sim \\mathcal{N}(0, I)$ and the target is $x$. The loss
-    is PyTorch's MSE: the mean over all $256 \\times 16$ entries of $(y - x)^2$.
+    The data are 256 fixed vectors $x \sim \mathcal{N}(0, I)$ and the target is $x$. The loss
+    is PyTorch's MSE: the mean over all $256 \times 16$ entries of $(y - x)^2$.
     """
     torch.manual_seed(seed)
     net = nn.Sequential(*(make_block(dim, hidden, residual) for _ in range(depth)))
