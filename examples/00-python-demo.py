@@ -267,6 +267,7 @@ publish.claim(
     "predicted {{ predicted_gain_plain }}",
     evidence=f"off by {off_by('plain', 'backward'):.3f}",
 )
+print(f"residual, an output gradient independent of the weights: {independent.median:.3f}")
 
 # %% [markdown] lang="zh"
 # ## 这样大的梯度能用来训练吗
@@ -293,10 +294,8 @@ runs = {
 blown = [
     next((i for i, loss in enumerate(r) if not math.isfinite(loss)), None) for r in runs["residual"]
 ]
-print("residual stack: loss not finite from step", blown)
 # how far the plain stack's loss moved over the whole run, in percent of where it started
 moved = [100 * abs(r[-1] - r[0]) / r[0] for r in runs["plain"]]
-print("plain stack: loss changed by", [f"{m:.1e}%" for m in moved])
 all_blown = all(step is not None for step in blown)
 if all_blown:
     publish.spread("sgd_blown_step", blown, SGD_SEEDS, "{:.0f}")
@@ -332,6 +331,8 @@ publish.claim(
     "{{ sgd_blown_step_spread }} updates",
     evidence=f"total norm fit {sweep['residual']}; non-finite from steps {blown}",
 )
+print("residual stack: loss not finite from step", blown)
+print("plain stack: loss changed by", [f"{m:.1e}%" for m in moved])
 
 # %% [markdown] lang="zh"
 # ## 结论
@@ -344,7 +345,7 @@ publish.claim(
 # Together, the measurements above support two conclusions, each written as a checked claim.
 
 # %%
-publish.claim(
+vanishing = publish.claim(
     "lesson_vanishing",
     ends["plain", "input"].high < ends["plain", "output"].low / 1000
     and sweep["plain"][0] < 0.8
@@ -355,7 +356,7 @@ publish.claim(
     evidence=f"plain input/output gradients {ends['plain', 'input']}, {ends['plain', 'output']}; "
     f"total norm fit {sweep['plain']}",
 )
-publish.claim(
+exploding = publish.claim(
     "lesson_exploding",
     ends["residual", "input"].low > 5 * ends["residual", "output"].high
     and sweep["residual"][0] > 1.2

@@ -54,7 +54,6 @@ for seed in SEEDS:
     block = zero_branch(ResidualBlock(dim=16, hidden=64))
     x = torch.randn(256, 16)
     differences.append((block(x) - x).abs().max().item())
-print("max |y - x| per seed:", differences)
 publish.number("zero_branch_max_diff", max(differences), "{:g}", seeds=SEEDS)
 publish.number("zero_branch_seeds", len(SEEDS), "{:d}")
 publish.claim(
@@ -67,6 +66,7 @@ publish.claim(
     'equal" but equal',
     evidence=f"max |y - x| per seed {differences}",
 )
+print("max |y - x| per seed:", differences)
 
 # %% [markdown] lang="zh"
 # ## 学习恒等映射
