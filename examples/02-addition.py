@@ -21,7 +21,13 @@ Run it by hand with ``python examples/02-addition.py``; the docs build runs it f
 import torch
 
 from resdoc import publish
-from resdoc.addition import ProjectionBlock, growth_table, n_params
+from resdoc.addition import (
+    ProjectionBlock,
+    add_params_formula,
+    concat_params_formula,
+    growth_table,
+    n_params,
+)
 from resdoc.addition_plots import growth_figure
 
 torch.manual_seed(0)
@@ -49,6 +55,7 @@ DIM = HIDDEN = GROWTH = 64
 depths = list(range(1, 33))
 table = growth_table(depths, dim=DIM, hidden=HIDDEN, growth=GROWTH)
 publish.number("dim", DIM, "{:d}")
+publish.number("growth", GROWTH, "{:d}")
 publish.number("max_depth", depths[-1], "{:d}")
 for kind in ("add", "concat"):
     publish.number(f"{kind}_width", table[kind]["width"][-1], "{:d}")
@@ -57,12 +64,55 @@ for kind in ("add", "concat"):
         f"{kind:6s} {depths[-1]} blocks: width {table[kind]['width'][-1]}, parameters {table[kind]['params'][-1]:,}"
     )
 publish.number("params_ratio", table["concat"]["params"][-1] / table["add"]["params"][-1], "{:.1f}")
+
+
+def steps(values: list[int]) -> list[int]:
+    """How much each added block adds: ``values[i + 1] - values[i]``."""
+    return [after - before for before, after in zip(values, values[1:], strict=False)]
+
+
+add_steps, concat_steps = steps(table["add"]["params"]), steps(table["concat"]["params"])
+add_claim = publish.claim(
+    "add_linear",
+    set(table["add"]["width"]) == {DIM} and len(set(add_steps)) == 1,
+    zh="相加时输出宽度恒为 {{ add_width }}，每多一个块，参数量增加同样多（线性增长）",
+    en="With addition the output width stays {{ add_width }} and every block adds the same number of "
+    "parameters (linear growth)",
+    evidence=f"add widths {set(table['add']['width'])}, parameter steps {set(add_steps)}",
+)
+concat_claim = publish.claim(
+    "concat_quadratic",
+    set(steps(table["concat"]["width"])) == {GROWTH}
+    and len(set(steps(concat_steps))) == 1
+    and steps(concat_steps)[0] > 0,
+    zh="拼接时每个块让宽度增加 {{ growth }}（线性增长），每个块增加的参数量又比前一个多出同样多（二次增长）",
+    en="With concatenation every block widens the output by {{ growth }} (linear growth), and every block "
+    "adds a fixed amount more parameters than the one before (quadratic growth)",
+    evidence=f"concat width steps {set(steps(table['concat']['width']))}, second differences of "
+    f"parameters {set(steps(concat_steps))}",
+)
+publish.claim(
+    "formulas_match",
+    all(
+        table["add"]["params"][i] == add_params_formula(depth, DIM, HIDDEN)
+        and table["concat"]["params"][i] == concat_params_formula(depth, DIM, HIDDEN, GROWTH)
+        for i, depth in enumerate(depths)
+    ),
+    zh="这两个公式给出的参数量与上面建出网络实测的数在每个深度都完全相同",
+    en="For every depth, these two formulas give exactly the parameter counts measured above by "
+    "building the networks",
+    evidence="compared add_params_formula and concat_params_formula with growth_table",
+)
 publish.figure(
     "add-vs-concat",
     lambda tr: growth_figure(depths, table, tr),
     alt=(
-        "相加与拼接的堆叠随块数变化：相加时输出宽度恒为 64、参数量线性增长；拼接时宽度线性增长、参数量二次增长。",
-        "Add and concat stacks against the number of blocks: with addition the output width stays 64 and the "
-        "parameter count grows linearly; with concatenation the width grows linearly and the parameters quadratically.",
+        "相加与拼接的堆叠随块数变化，左为输出宽度，右为参数量。"
+        + add_claim[0]
+        + "；"
+        + concat_claim[0]
+        + "。",
+        "Add and concat stacks against the number of blocks, output width on the left, parameter count "
+        "on the right. " + add_claim[1] + "; " + concat_claim[1].replace("With", "with", 1) + ".",
     ),
 )

@@ -62,6 +62,15 @@ def depth_profiles(depth: int, dim=DIM, seed=0) -> dict[str, LayerProfile]:
     return profiles
 
 
+def seed_profiles(depth: int, seeds, dim=DIM) -> dict[str, list[LayerProfile]]:
+    """:func:`depth_profiles` for every seed: ``{kind: [profile per seed]}``."""
+    profiles: dict[str, list[LayerProfile]] = {"plain": [], "residual": []}
+    for seed in seeds:
+        for kind, profile in depth_profiles(depth, dim, seed).items():
+            profiles[kind].append(profile)
+    return profiles
+
+
 def per_layer_gain(residual: bool) -> float:
     """Expected growth of $\\lVert x \\rVert$ per block under PyTorch's default init.
 
@@ -76,22 +85,53 @@ def per_layer_gain(residual: bool) -> float:
     return (1 + branch_variance) ** 0.5 if residual else branch_variance**0.5
 
 
-def measured_gains(depth: int = 20, seeds=range(20)) -> dict[str, dict[str, float]]:
-    """Median per-block growth factor of $\\lVert x_l \\rVert$ (forward) and of
-    $\\lVert \\partial L/\\partial x_l \\rVert$ (backward, towards the input) over ``seeds``."""
-    rates: dict[str, dict[str, list[float]]] = {}
-    for seed in seeds:
-        for kind, profile in depth_profiles(depth, seed=seed).items():
-            acts, grads = profile.activations, profile.activation_grads
-            rate = rates.setdefault(kind, {"forward": [], "backward": []})
-            rate["forward"].append((acts[-1] / acts[0]) ** (1 / depth))
-            rate["backward"].append((grads[0] / grads[-1]) ** (1 / depth))
-    return {
-        kind: {
-            direction: float(torch.tensor(values).median()) for direction, values in rate.items()
-        }
-        for kind, rate in rates.items()
-    }
+def growth_rates(profiles: list[LayerProfile]) -> dict[str, list[float]]:
+    """Per-block growth factor of $\\lVert x_l \\rVert$ (forward) and of
+    $\\lVert \\partial L/\\partial x_l \\rVert$ (backward, towards the input), one per profile."""
+    rates: dict[str, list[float]] = {"forward": [], "backward": []}
+    for profile in profiles:
+        acts, grads = profile.activations, profile.activation_grads
+        depth = len(acts) - 1
+        rates["forward"].append((acts[-1] / acts[0]) ** (1 / depth))
+        rates["backward"].append((grads[0] / grads[-1]) ** (1 / depth))
+    return rates
+
+
+def measured_gains(depth: int = 20, seeds=range(20)) -> dict[str, dict[str, list[float]]]:
+    """:func:`growth_rates` of both stacks over ``seeds``: ``{kind: {direction: [per seed]}}``."""
+    return {kind: growth_rates(ps) for kind, ps in seed_profiles(depth, seeds).items()}
+
+
+def independent_backward_gain(depth: int, residual: bool, seed: int, dim=DIM) -> float:
+    """Per-block growth of an output gradient that does not depend on the weights.
+
+    A random row vector $g$ is pulled back through the stack, $g\\,(I + W_{L-1})\\cdots(I + W_0)$
+    (without the $I$ for a plain stack): what the variance argument assumes. In the demo the
+    output gradient contains $x_L$, which the same weights produced.
+    """
+    torch.manual_seed(seed)
+    net = LinearStack(dim, depth, residual)
+    x = torch.randn(BATCH, dim, requires_grad=True)
+    g = torch.randn(BATCH, dim)  # independent of the weights
+    net(x).backward(g)
+    return (x.grad.norm() / g.norm()).item() ** (1 / depth)
+
+
+def log_linear_fit(xs, ys) -> tuple[float, float]:
+    """Fit $\\log y = a + b x$: return the factor $e^b$ per unit of $x$ and the fit's $R^2$.
+
+    An exponential is a straight line on a log scale; $R^2$ near 1 says the curve is one.
+
+    >>> factor, r2 = log_linear_fit([0, 1, 2, 3], [1, 2, 4, 8])
+    >>> round(factor, 6), round(r2, 6)
+    (2.0, 1.0)
+    """
+    x = torch.tensor([float(v) for v in xs], dtype=torch.float64)
+    y = torch.tensor([float(v) for v in ys], dtype=torch.float64).log()
+    slope = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
+    residuals = y - y.mean() - slope * (x - x.mean())
+    r2 = 1 - (residuals**2).sum() / ((y - y.mean()) ** 2).sum()
+    return float(slope.exp()), float(r2)
 
 
 def total_norm_by_depth(depths, seeds=range(10), dim=DIM) -> dict[str, list[list[float]]]:
@@ -106,3 +146,26 @@ def total_norm_by_depth(depths, seeds=range(10), dim=DIM) -> dict[str, list[list
                 row.append(total_grad_norm(net, torch.randn(BATCH, dim), torch.randn(BATCH, dim)))
             norms[kind].append(row)
     return norms
+
+
+# --8<-- [start:sgd-losses]
+def sgd_losses(residual: bool, depth=20, lr=0.01, steps=20, seed=0, dim=DIM) -> list[float]:
+    """Train the demo's stack with plain SGD on its own input and target; the loss per step.
+
+    The loss is the demo's MSE; once a run overflows, its losses are ``inf`` or ``nan``.
+    """
+    torch.manual_seed(seed)
+    net = LinearStack(dim, depth, residual)
+    x, target = torch.randn(BATCH, dim), torch.randn(BATCH, dim)
+    optimiser = torch.optim.SGD(net.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = (net(x) - target).pow(2).mean()
+        losses.append(loss.item())  # the loss before this step's update
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+    return losses
+
+
+# --8<-- [end:sgd-losses]

@@ -16,23 +16,29 @@ def _label(tr: Translator, kind: str) -> str:
     )
 
 
-def layer_norms_figure(profiles: dict[str, LayerProfile], tr: Translator) -> plt.Figure:
-    """Left: $\\lVert \\partial L/\\partial x_l \\rVert$; right: $\\lVert \\partial L/\\partial W_l \\rVert$; log scale."""
+def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
+    """Median over seeds (rows of ``runs``) as a line, min–max as a band; returns the median."""
+    median = np.median(runs, axis=0)
+    ax.fill_between(xs, runs.min(axis=0), runs.max(axis=0), color=colour, alpha=0.18, lw=0)
+    ax.semilogy(xs, median, "o-", ms=3, color=colour, label=label)
+    return median
+
+
+def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) -> plt.Figure:
+    """Left: $\\lVert \\partial L/\\partial x_l \\rVert$; right: $\\lVert \\partial L/\\partial W_l \\rVert$;
+    median and range over the seeds, log scale."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
-    for kind, profile in profiles.items():
+    for kind, runs in profiles.items():
         colour = PLAIN if kind == "plain" else RESIDUAL
-        depth = len(profile.weight_grads)
+        depth = len(runs[0].weight_grads)
         layers = np.arange(depth + 1)
-        left.semilogy(
-            layers, profile.activation_grads, "o-", ms=3, color=colour, label=_label(tr, kind)
-        )
-        # what the variance argument predicts, anchored at the output
+        grads = np.array([run.activation_grads for run in runs])
+        median = _band(left, layers, grads, colour, _label(tr, kind))
+        # what the variance argument predicts, anchored at the median output gradient
         gain = per_layer_gain(kind == "residual")
-        guide = profile.activation_grads[-1] * gain ** (depth - layers)
-        left.semilogy(layers, guide, "--", color=GREY, lw=1)
-        right.semilogy(
-            np.arange(depth), profile.weight_grads, "o-", ms=3, color=colour, label=_label(tr, kind)
-        )
+        left.semilogy(layers, median[-1] * gain ** (depth - layers), "--", color=GREY, lw=1)
+        weights = np.array([run.weight_grads for run in runs])
+        _band(right, np.arange(depth), weights, colour, _label(tr, kind))
     left.plot(
         [],
         [],
@@ -41,6 +47,7 @@ def layer_norms_figure(profiles: dict[str, LayerProfile], tr: Translator) -> plt
         lw=1,
         label=tr("方差推算的斜率", "slope from the variance argument"),
     )
+    seeds = len(next(iter(profiles.values())))
     left.set(
         xlabel=tr("层 l（0 = 输入）", "layer l (0 = input)"),
         ylabel=r"$\|\partial L/\partial x_l\|$",
@@ -52,6 +59,10 @@ def layer_norms_figure(profiles: dict[str, LayerProfile], tr: Translator) -> plt
         title=tr("权重梯度", "weight gradients"),
     )
     left.legend(loc="best")
+    fig.suptitle(
+        tr(f"中位数与范围（{seeds} 个随机种子）", f"median and range over {seeds} seeds"),
+        fontsize=10,
+    )
     return fig
 
 
@@ -61,13 +72,7 @@ def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translato
     seeds = len(norms["plain"][0])
     for kind, rows in norms.items():
         colour = PLAIN if kind == "plain" else RESIDUAL
-        values = np.array(rows)
-        ax.fill_between(
-            depths, values.min(axis=1), values.max(axis=1), color=colour, alpha=0.18, lw=0
-        )
-        ax.semilogy(
-            depths, np.median(values, axis=1), "o-", ms=3, color=colour, label=_label(tr, kind)
-        )
+        _band(ax, depths, np.array(rows).T, colour, _label(tr, kind))  # rows: per depth
     ax.set(
         xlabel=tr("深度（块数）", "depth (blocks)"),
         ylabel=tr("总梯度范数", "total gradient norm"),

@@ -73,14 +73,15 @@ class IdentityFit:
     """Loss curves of stacks trained to reproduce their input, $\\mathcal{H}(x) = x$."""
 
     steps: list[int]
-    losses: dict[str, list[float]]  # "plain" / "residual" -> MSE after each step
+    losses: dict[str, list[list[float]]]  # "plain" / "residual" -> [loss per step] per seed
 
 
 # --8<-- [start:fit-identity]
 def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e-2, seed=0):
-    """Train ``depth`` blocks with Adam to map random $x$ to itself; return the MSE per step.
+    r"""Train ``depth`` blocks with Adam to map random $x$ to itself; return the loss per step.
 
-    The data are 256 fixed vectors $x \\sim \\mathcal{N}(0, I)$ and the target is $x$.
+    The data are 256 fixed vectors $x \sim \mathcal{N}(0, I)$ and the target is $x$. The loss
+    is PyTorch's MSE: the mean over all $256 \times 16$ entries of $(y - x)^2$.
     """
     torch.manual_seed(seed)
     net = nn.Sequential(*(make_block(dim, hidden, residual) for _ in range(depth)))
@@ -99,13 +100,13 @@ def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e
 # --8<-- [end:fit-identity]
 
 
-def identity_fits(depths=(1, 8), steps=300, seed=0) -> dict[int, IdentityFit]:
-    """:func:`fit_identity` for a plain and a residual stack at each depth."""
+def identity_fits(depths=(1, 8), steps=300, seeds=range(5)) -> dict[int, IdentityFit]:
+    """:func:`fit_identity` for a plain and a residual stack at each depth, once per seed."""
     return {
         depth: IdentityFit(
             steps=list(range(1, steps + 1)),
             losses={
-                kind: fit_identity(kind == "residual", depth, steps=steps, seed=seed)
+                kind: [fit_identity(kind == "residual", depth, steps=steps, seed=s) for s in seeds]
                 for kind in ("plain", "residual")
             },
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from resdoc.shortcut import IdentityFit
@@ -71,23 +72,31 @@ def block_diagram(tr: Translator) -> plt.Figure:
 
 
 def identity_fit_figure(fits: dict[int, IdentityFit], tr: Translator) -> plt.Figure:
-    """MSE of learning $\\mathcal{H}(x) = x$ per training step, one panel per depth, log scale."""
+    """The loss of learning $\\mathcal{H}(x) = x$ per training step, one panel per depth, log
+    scale: the median over seeds as a line, their range as a band."""
     fig, axes = plt.subplots(
         1, len(fits), figsize=(4.2 * len(fits), 3.4), layout="constrained", sharey=True
     )
     for ax, (depth, fit) in zip(axes, fits.items(), strict=True):
-        for kind, losses in fit.losses.items():
+        for kind, runs in fit.losses.items():
             colour = PLAIN if kind == "plain" else RESIDUAL
             label = (
                 tr("普通块（plain）", "plain")
                 if kind == "plain"
                 else tr("残差块（residual）", "residual")
             )
-            ax.semilogy(fit.steps, losses, color=colour, label=label)
+            runs = np.array(runs)  # (seed, step)
+            ax.fill_between(fit.steps, runs.min(0), runs.max(0), color=colour, alpha=0.18, lw=0)
+            ax.semilogy(fit.steps, np.median(runs, 0), color=colour, label=label)
         ax.set(
             xlabel=tr("训练步数", "training step"),
             title=tr(f"{depth} 个块", f"{depth} block" + ("s" if depth > 1 else "")),
         )
-    axes[0].set_ylabel(tr("均方误差 ‖y − x‖²", "mean squared error ‖y − x‖²"))
-    axes[0].legend(loc="best")
+    seeds = len(next(iter(fits.values())).losses["plain"])
+    axes[0].set_ylabel(
+        tr("均方误差：(y − x)² 对全部分量的平均", "MSE: mean of (y − x)² over all entries")
+    )
+    axes[0].legend(
+        loc="best", title=tr(f"中位数与范围，{seeds} 个种子", f"median and range, {seeds} seeds")
+    )
     return fig

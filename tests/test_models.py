@@ -1,11 +1,20 @@
 """The science behind the Python demo chapter."""
 
 import math
+import statistics
 
 import pytest
 import torch
 
-from resdoc.demo import measured_gains, per_layer_gain, seed_demo
+from resdoc.demo import (
+    independent_backward_gain,
+    log_linear_fit,
+    measured_gains,
+    per_layer_gain,
+    seed_demo,
+    sgd_losses,
+    total_norm_by_depth,
+)
 from resdoc.gradients import input_jacobian, layer_profile, total_grad_norm
 from resdoc.models import LinearBlock, LinearStack
 
@@ -60,17 +69,54 @@ def test_seed_demo_is_deterministic_and_ordered_like_the_seed():
     assert first[0].line().startswith("depth=10 no_residual grad_norm=")
 
 
+def test_seed_demo_prints_what_the_seed_printed():
+    # deterministic (one manual_seed, PyTorch's CPU generator) and the same on every CPU level
+    assert [row.line() for row in seed_demo()] == [
+        "depth=10 no_residual grad_norm=0.0203",
+        "depth=10 with_residual grad_norm=146.7483",
+        "depth=20 no_residual grad_norm=0.0002",
+        "depth=20 with_residual grad_norm=4528.3335",
+    ]
+
+
 def test_plain_gradient_vanishes_and_this_residual_gradient_explodes_with_depth():
-    rows = {(r.depth, r.residual): r.grad_norm for r in seed_demo()}
-    assert rows[(20, False)] < rows[(10, False)] < 1
-    assert rows[(20, True)] > rows[(10, True)] > 1
+    norms = total_norm_by_depth([5, 10], seeds=range(5))
+    plain = [statistics.median(row) for row in norms["plain"]]
+    residual = [statistics.median(row) for row in norms["residual"]]
+    assert plain[1] < plain[0] / 5  # (1/3)^(5/2) = 0.064 expected for 5 more blocks
+    assert residual[1] > residual[0] * 2  # (4/3)^(5/2) = 2.05 at least
 
 
 def test_measured_forward_gain_matches_the_variance_argument():
     gains = measured_gains(depth=20, seeds=range(6))
     for kind in ("plain", "residual"):
         predicted = per_layer_gain(kind == "residual")
-        assert gains[kind]["forward"] == pytest.approx(predicted, rel=0.05)
+        assert statistics.median(gains[kind]["forward"]) == pytest.approx(predicted, rel=0.05)
+
+
+def test_residual_backward_gain_exceeds_the_prediction_only_for_the_demo_gradient():
+    demo = statistics.median(measured_gains(depth=20, seeds=range(6))["residual"]["backward"])
+    independent = statistics.median(
+        independent_backward_gain(20, residual=True, seed=s) for s in range(6)
+    )
+    predicted = per_layer_gain(residual=True)
+    assert independent == pytest.approx(predicted, rel=0.03)
+    assert demo > 1.03 * predicted  # the output gradient contains x_L, made by the same weights
+
+
+def test_sgd_diverges_on_the_residual_stack_and_cannot_move_the_plain_one():
+    for seed in range(3):
+        residual = sgd_losses(residual=True, steps=10, seed=seed)
+        assert not math.isfinite(residual[-1])
+        plain = sgd_losses(residual=False, steps=10, seed=seed)
+        assert plain[-1] == pytest.approx(plain[0], rel=1e-4)
+
+
+def test_log_linear_fit_recovers_an_exponential_and_rejects_a_bend():
+    factor, r2 = log_linear_fit(range(10), [3 * 0.5**k for k in range(10)])
+    assert factor == pytest.approx(0.5) and r2 == pytest.approx(1.0)
+    _, bent = log_linear_fit(range(10), [2.0 ** abs(k - 5) for k in range(10)])
+    assert bent < 0.5
 
 
 def test_default_linear_init_has_variance_one_over_three_fan_in():
