@@ -7,6 +7,7 @@ Fixup rule (Zhang et al. 2019), all trained with the same optimiser and learning
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import torch
@@ -75,10 +76,12 @@ class DeepMLP(nn.Module):
 
 @dataclass
 class Run:
-    """Training loss per step (NaN once it overflowed), the logits' size at initialisation
-    (root mean square) and the final test error."""
+    """Training loss per step (it stops at the first non-finite loss: a NaN network learns
+    nothing more), the logits' size at initialisation (root mean square) and the final test
+    error (NaN for a run that diverged)."""
 
     scheme: str
+    seed: int
     loss: list[float] = field(default_factory=list)
     init_logit_rms: float = 0.0
     test_error: float = float("nan")
@@ -89,7 +92,7 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
     train, test = digits()
     torch.manual_seed(seed)
     model = DeepMLP(depth, scheme)
-    run = Run(scheme)
+    run = Run(scheme, seed)
     with torch.no_grad():
         run.init_logit_rms = model(train.x).pow(2).mean().sqrt().item()
     optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
@@ -97,13 +100,37 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
     for _ in range(epochs):
         for idx in torch.randperm(len(train.y), generator=order).split(batch):
             loss = F.cross_entropy(model(train.x[idx]), train.y[idx])
+            run.loss.append(loss.item())
+            if not math.isfinite(run.loss[-1]):
+                return run
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            run.loss.append(loss.item())
     with torch.no_grad():
         run.test_error = (model(test.x).argmax(1) != test.y).float().mean().item()
     return run
+
+
+@torch.no_grad()
+def growth_at_init(depth=64, seed=0) -> dict[str, float]:
+    """What one plain residual block does to the stream at initialisation, averaged over the
+    ``depth`` blocks of ``DeepMLP(depth, "residual")`` fed the training digits:
+    ``branch`` $= \\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$, ``cosine`` between $x$ and
+    $\\mathcal{F}(x)$, and ``growth`` $= \\lVert x + \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$
+    $= 1 + 2\\cos \\cdot \\sqrt{\\text{branch}} + \\text{branch}$; and ``stream``, how many times
+    larger the stream's root mean square is after the last block than before the first."""
+    torch.manual_seed(seed)
+    model = DeepMLP(depth, "residual")
+    x = model.embed(digits()[0].x)  # (n, width): the stream entering the first block
+    stats, start = {"branch": [], "cosine": [], "growth": []}, x.square().mean().sqrt()
+    for block in model.blocks:
+        branch = block.fc_2(F.relu(block.fc_1(x)))  # F(x)
+        stats["branch"].append((branch.square().sum() / x.square().sum()).item())
+        stats["cosine"].append(F.cosine_similarity(x.flatten(), branch.flatten(), dim=0).item())
+        stats["growth"].append(((x + branch).square().sum() / x.square().sum()).item())
+        x = x + branch
+    averages = {key: sum(values) / depth for key, values in stats.items()}
+    return averages | {"stream": (x.square().mean().sqrt() / start).item()}
 
 
 def deepnorm_constants(n_layers: int) -> dict[str, float]:
