@@ -26,12 +26,13 @@ residual block does to the stream at initialization. Run it by hand with
 import math
 
 from resdoc import publish
-from resdoc.applications import SCHEMES, deepnorm_constants, growth_at_init, train_scheme
+from resdoc.applications import SCHEMES, WIDTH, deepnorm_constants, growth_at_init, train_scheme
 from resdoc.applications_plots import first_nan, training_figure
 
 SEEDS = range(10)
 DEPTH, LR, EPOCHS = 64, 0.01, 10
 publish.number("depth", DEPTH, "{:d}")
+publish.number("width", WIDTH, "{:d}")
 publish.number("lr", LR, "{:g}")
 publish.number("epochs", EPOCHS, "{:d}")
 publish.number("n_seeds", len(SEEDS), "{:d}")
@@ -39,7 +40,7 @@ publish.number("ln10", math.log(10), "{:.2f}")
 
 inits = [growth_at_init(DEPTH, seed) for seed in SEEDS]
 branch = publish.spread("branch_ratio", [i["branch"] for i in inits], seeds=SEEDS, fmt="{:.2f}")
-cosine = publish.spread("branch_cosine", [i["cosine"] for i in inits], seeds=SEEDS, fmt="{:.2f}")
+cosine = publish.spread("branch_cosine", [i["cosine"] for i in inits], seeds=SEEDS, fmt="{:.3f}")
 growth = publish.spread("block_growth", [i["growth"] for i in inits], seeds=SEEDS, fmt="{:.2f}")
 stream = publish.spread("stream_growth", [i["stream"] for i in inits], seeds=SEEDS, fmt="{:.1e}")
 predicted = 3 ** (DEPTH / 2)  # RMS factor if every block multiplied the squared norm by exactly 3

@@ -1,8 +1,8 @@
-"""Chapter 09: what deep residual stacks do to their shortcut at initialisation.
+"""Chapter 09: what deep residual stacks do to their shortcut at initialization.
 
-A deep un-normalised residual MLP on ``load_digits``, its branches initialised four ways:
+A deep un-normalized residual MLP on ``load_digits``, its branches initialized four ways:
 no shortcut at all, plain $x + \\mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
-Fixup rule (Zhang et al. 2019), all trained with the same optimiser and learning rate.
+Fixup rule (Zhang et al. 2019), all trained with the same optimizer and learning rate.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from torch.nn import functional as F
 from resdoc.data import digits
 
 SCHEMES = ("plain", "residual", "rezero", "fixup")
+WIDTH = 32  # of the residual stream
 
 
 # --8<-- [start:block]
 class Block(nn.Module):
-    """$\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialisation, wrapped by ``scheme``:
+    """$\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialization, wrapped by ``scheme``:
 
     - ``plain``: $\\mathrm{ReLU}(\\mathcal{F}(x))$, no shortcut;
     - ``residual``: $x + \\mathcal{F}(x)$;
@@ -29,7 +30,7 @@ class Block(nn.Module):
     - ``fixup``: $x + \\mathcal{F}(x)$ with $W_2 = 0$ and $W_1$ scaled by $L^{-1/2}$ ($L$ blocks of
       $m = 2$ layers: Fixup's $L^{-1/(2m-2)}$; its scalar biases and multiplier are left out).
 
-    At initialisation the last three start as the identity only if the branch adds nothing:
+    At initialization the last three start as the identity only if the branch adds nothing:
 
     >>> x = torch.randn(3, 8)
     >>> [torch.equal(Block(8, s, depth=4)(x), x) for s in ("residual", "rezero", "fixup")]
@@ -62,9 +63,9 @@ class Block(nn.Module):
 
 
 class DeepMLP(nn.Module):
-    """Input layer $64 \\to$ ``width``, ``depth`` blocks, a linear classifier; no normalisation."""
+    """Input layer $64 \\to$ ``width``, ``depth`` blocks, a linear classifier; no normalization."""
 
-    def __init__(self, depth: int, scheme: str, width: int = 32):
+    def __init__(self, depth: int, scheme: str, width: int = WIDTH):
         super().__init__()
         self.embed = nn.Linear(64, width)
         self.blocks = nn.Sequential(*(Block(width, scheme, depth) for _ in range(depth)))
@@ -77,7 +78,7 @@ class DeepMLP(nn.Module):
 @dataclass
 class Run:
     """Training loss per step (it stops at the first non-finite loss: a NaN network learns
-    nothing more), the logits' size at initialisation (root mean square) and the final test
+    nothing more), the logits' size at initialization (root mean square) and the final test
     error (NaN for a run that diverged)."""
 
     scheme: str
@@ -113,7 +114,7 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
 
 @torch.no_grad()
 def growth_at_init(depth=64, seed=0) -> dict[str, float]:
-    """What one plain residual block does to the stream at initialisation, averaged over the
+    """What one plain residual block does to the stream at initialization, averaged over the
     ``depth`` blocks of ``DeepMLP(depth, "residual")`` fed the training digits:
     ``branch`` $= \\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$, ``cosine`` between $x$ and
     $\\mathcal{F}(x)$, and ``growth`` $= \\lVert x + \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$
@@ -136,7 +137,7 @@ def growth_at_init(depth=64, seed=0) -> dict[str, float]:
 def deepnorm_constants(n_layers: int) -> dict[str, float]:
     """DeepNorm for an encoder-only (or decoder-only) stack of ``n_layers`` blocks
     (Wang et al. 2022): $x_{l+1} = \\mathrm{LN}(\\alpha x_l + \\mathcal{F}(x_l))$ with
-    $\\alpha = (2N)^{1/4}$, and the branch weights initialised with gain $\\beta = (8N)^{-1/4}$.
+    $\\alpha = (2N)^{1/4}$, and the branch weights initialized with gain $\\beta = (8N)^{-1/4}$.
 
     >>> {k: round(v, 3) for k, v in deepnorm_constants(1000).items()}
     {'alpha': 6.687, 'beta': 0.106}

@@ -45,7 +45,9 @@ def test_a_he_initialized_residual_block_triples_the_squared_norm():
     assert 1.6 < statistics.median(s["branch"] for s in stats) < 2.5  # |F(x)|² ≈ 2|x|²
     assert max(abs(s["cosine"]) for s in stats) < 0.15  # F(x) is nearly uncorrelated with x
     assert 2.5 < statistics.median(s["growth"] for s in stats) < 3.5  # so |x + F(x)|² ≈ 3|x|²
-    assert min(s["stream"] for s in stats) > 500  # 16 blocks: of the order of 3^8 in root mean square
+    assert (
+        min(s["stream"] for s in stats) > 500
+    )  # 16 blocks: of the order of 3^8 in root mean square
 
 
 def test_deepnorm_grows_the_shortcut_and_shrinks_the_branch_with_depth():
