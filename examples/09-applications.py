@@ -101,6 +101,9 @@ for scheme, seeds in runs.items():
     spreads[scheme, "rms"] = publish.spread(
         f"init_logit_rms_{scheme}", [run.init_logit_rms for run in seeds], seeds=SEEDS, fmt="{:.2g}"
     )
+    spreads[scheme, "grad"] = publish.spread(
+        f"init_grad_norm_{scheme}", [run.init_grad_norm for run in seeds], seeds=SEEDS, fmt="{:.2g}"
+    )
     if all(n is None for n in nans):
         last = [sum(run.loss[-steps_per_epoch:]) / steps_per_epoch for run in seeds]
         spreads[scheme, "loss"] = publish.spread(
@@ -143,6 +146,17 @@ publish.claim(
     zh="第一次更新就把它变成 NaN：{{ n_seeds }} 个种子无一例外",
     en="the first update turns it into NaN, in all {{ n_seeds }} seeds",
     evidence=f"first NaN steps {nan_steps}",
+)
+grad_residual, grad_rezero = spreads["residual", "grad"], spreads["rezero", "grad"]
+publish.claim(
+    "residual_gradient_huge",
+    grad_residual.low > 1e6 * grad_rezero.high and len(nan_steps) == len(SEEDS),
+    zh="第一步时，普通残差堆叠全部参数的梯度范数是 {{ init_grad_norm_residual_spread }}，ReZero 是 "
+    "{{ init_grad_norm_rezero_spread }}；这么大的梯度不是“更强的信号”，学习率乘上它，一步就把网络推成 NaN",
+    en="At the first step the norm of the plain residual stack's whole gradient is {{ init_grad_norm_residual_spread }}, "
+    'ReZero\'s {{ init_grad_norm_rezero_spread }}; a gradient that large is no "stronger signal": times the '
+    "learning rate, one step turns the network into NaN",
+    evidence=f"residual min {grad_residual.low:.1e} vs ReZero max {grad_rezero.high:.2f}; NaN steps {nan_steps}",
 )
 TINY_LR = 1e-6
 publish.number("tiny_lr", TINY_LR, "{:g}")

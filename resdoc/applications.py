@@ -78,13 +78,14 @@ class DeepMLP(nn.Module):
 @dataclass
 class Run:
     """Training loss per step (it stops at the first non-finite loss: a NaN network learns
-    nothing more), the logits' size at initialization (root mean square) and the final test
-    error (NaN for a run that diverged)."""
+    nothing more), the logits' size (root mean square) and the norm of the whole gradient at
+    initialization, and the final test error (NaN for a run that diverged)."""
 
     scheme: str
     seed: int
     loss: list[float] = field(default_factory=list)
     init_logit_rms: float = 0.0
+    init_grad_norm: float = 0.0
     test_error: float = float("nan")
 
 
@@ -106,6 +107,9 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
                 return run
             optimizer.zero_grad()
             loss.backward()
+            if len(run.loss) == 1:  # float64: the squares of a huge gradient overflow float32
+                grads = [p.grad.double().square().sum() for p in model.parameters()]
+                run.init_grad_norm = torch.stack(grads).sum().sqrt().item()
             optimizer.step()
     with torch.no_grad():
         run.test_error = (model(test.x).argmax(1) != test.y).float().mean().item()
