@@ -316,6 +316,18 @@ publish.claim(
     "{{ differing_growth_pre_ln_spread }} times",
     evidence=f"shared growth pre-LN max {pre_mean.high:.0f} vs shortcut min {mean_up.low:.1e}",
 )
+publish.claim(
+    "shortcut_loses_information",
+    short[:, -1].max() < 1e-3 < 0.05 < pre_ln[:, -1].min(),
+    zh="在随机初始化的“注意力 + 捷径”堆叠里，到第 {{ depth }} 层时词元之间的差异度量 $\\mathrm{res}$ 降到 "
+    "{{ res_attention_shortcut_end_spread }}，各个词元几乎无法区分；每个分支前加层归一化（Pre-LN）后仍有 "
+    "{{ res_pre_ln_end_spread }}",
+    en="in a randomly initialized stack of attention with shortcuts, by layer {{ depth }} the measure of how much "
+    "the tokens differ, $\\mathrm{res}$, has fallen to {{ res_attention_shortcut_end_spread }}, and the tokens can "
+    "hardly be told apart; with a layer normalization before every branch (Pre-LN) it is still "
+    "{{ res_pre_ln_end_spread }}",
+    evidence=f"shortcut max {short[:, -1].max():.1e}, pre-LN min {pre_ln[:, -1].min():.3f}",
+)
 alt_zh, alt_en = publish.claim(
     "rank_collapse_alt",
     floor < 1e-6
