@@ -159,7 +159,7 @@ publish.claim(
     evidence=f"residual min {grad_residual.low:.1e} vs ReZero max {grad_rezero.high:.2f}; NaN steps {nan_steps}",
 )
 TINY_LR = 1e-6
-publish.number("tiny_lr", TINY_LR, "{:g}")
+publish.number("tiny_lr", TINY_LR, "{:.6f}")
 publish.number("lr_ratio", LR / TINY_LR, "{:,.0f}")
 tiny = [
     first_nan(train_scheme("residual", DEPTH, lr=TINY_LR, epochs=1, seed=seed).loss)
