@@ -1,51 +1,241 @@
 r"""AI 应用场景 · Where residual connections are used.
 
-A deep MLP without normalisation on scikit-learn's digits, trained four ways at one learning
-rate: no shortcut, a plain shortcut, ReZero and the Fixup rule. Run it by hand with
+A deep MLP without normalization on scikit-learn's digits, trained four ways at one learning
+rate over 10 seeds: no shortcut, a plain shortcut, ReZero and the Fixup rule; and what one plain
+residual block does to the stream at initialization. Run it by hand with
 ``python examples/09-applications.py``; the docs build runs it for you.
 """
 
 # %% [markdown] lang="zh"
 # # AI 应用场景：让残差堆叠变深
 #
-# 64 个没有归一化的残差块（宽 32，He 初始化），在 `load_digits` 上用同一个 SGD 学习率训练 10 轮。
-# 四种做法只在“块的分支如何接到捷径上”不同。
+# 64 个没有归一化的残差块（宽 32，He 初始化），在 `load_digits` 上用同一个 SGD 学习率训练 10 轮，
+# 每种做法 10 个随机种子（种子决定初始化和小批次的顺序）。四种做法只在“块的分支如何接到捷径上”不同。
+# 先看初始化时一个普通残差块对残差流做了什么。
 
 # %% [markdown] lang="en"
 # # Where residual connections are used: making residual stacks deep
 #
-# 64 residual blocks without normalisation (width 32, He initialisation), trained on
-# `load_digits` for 10 epochs at one SGD learning rate. The four runs differ only in how each
-# block's branch joins the shortcut.
+# 64 residual blocks without normalization (width 32, He initialization), trained on
+# `load_digits` for 10 epochs at one SGD learning rate, 10 random seeds per scheme (the seed sets
+# the initialization and the order of the mini-batches). The four schemes differ only in how each
+# block's branch joins the shortcut. First, what one plain residual block does to the stream at
+# initialization.
 
 # %%
+import math
+
 from resdoc import publish
-from resdoc.applications import SCHEMES, deepnorm_constants, train_scheme
+from resdoc.applications import SCHEMES, WIDTH, deepnorm_constants, growth_at_init, train_scheme
 from resdoc.applications_plots import first_nan, training_figure
 
+SEEDS = range(10)
 DEPTH, LR, EPOCHS = 64, 0.01, 10
 publish.number("depth", DEPTH, "{:d}")
+publish.number("width", WIDTH, "{:d}")
 publish.number("lr", LR, "{:g}")
 publish.number("epochs", EPOCHS, "{:d}")
-runs = {scheme: train_scheme(scheme, depth=DEPTH, lr=LR, epochs=EPOCHS) for scheme in SCHEMES}
-for scheme, run in runs.items():
-    nan = first_nan(run.loss)
-    publish.number(f"init_logit_rms_{scheme}", run.init_logit_rms, "{:.2g}")
-    publish.number(f"test_error_{scheme}", 100 * run.test_error, "{:.1f}")
-    publish.text(f"final_loss_{scheme}", "NaN" if nan is not None else f"{run.loss[-1]:.3g}")
-    publish.text(f"nan_step_{scheme}", "—" if nan is None else str(nan))
-    print(
-        f"{scheme:9s} init logits {run.init_logit_rms:9.3g}  final loss {run.loss[-1]:.3g}  "
-        f"test error {run.test_error:.3f}  NaN from step {nan}"
+publish.number("n_seeds", len(SEEDS), "{:d}")
+publish.number("ln10", math.log(10), "{:.2f}")
+
+inits = [growth_at_init(DEPTH, seed) for seed in SEEDS]
+branch = publish.spread("branch_ratio", [i["branch"] for i in inits], seeds=SEEDS, fmt="{:.2f}")
+cosine = publish.spread("branch_cosine", [i["cosine"] for i in inits], seeds=SEEDS, fmt="{:.3f}")
+growth = publish.spread("block_growth", [i["growth"] for i in inits], seeds=SEEDS, fmt="{:.2f}")
+stream = publish.spread("stream_growth", [i["stream"] for i in inits], seeds=SEEDS, fmt="{:.1e}")
+predicted = 3 ** (DEPTH / 2)  # RMS factor if every block multiplied the squared norm by exactly 3
+publish.number("stream_growth_predicted", predicted, "{:.1e}")
+print(
+    f"per block at init: |F|^2/|x|^2 {branch.median:.2f}, cos(x, F) {cosine.median:.3f}, "
+    f"|x+F|^2/|x|^2 {growth.median:.2f}; stream RMS x{stream.median:.2e} over {DEPTH} blocks"
+)
+publish.claim(
+    "branch_twice_input",
+    branch.low > 1.6 and branch.high < 2.5 and max(abs(cosine.low), abs(cosine.high)) < 0.1,
+    zh="初始化时，每块分支的平方范数约为输入的两倍：$\\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$ = "
+    "{{ branch_ratio_spread }}，而 $x$ 与 $\\mathcal{F}(x)$ 的余弦是 {{ branch_cosine_spread }}，几乎不相关",
+    en="At initialization each branch's squared norm is about twice its input's: "
+    "$\\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$ = {{ branch_ratio_spread }}, and the cosine between "
+    "$x$ and $\\mathcal{F}(x)$ is {{ branch_cosine_spread }}: they are nearly uncorrelated",
+    evidence=f"branch ratio {branch.low:.2f}–{branch.high:.2f}, cosine {cosine.low:.3f}–{cosine.high:.3f}",
+)
+publish.claim(
+    "block_triples",
+    growth.low > 2.5 and growth.high < 3.5,
+    zh="于是每块把 $\\lVert x \\rVert^2$ 乘以 {{ block_growth_spread }}：约为三倍，而不是两倍",
+    en="so each block multiplies $\\lVert x \\rVert^2$ by {{ block_growth_spread }}: about three, not two",
+    evidence=f"growth per block {growth.low:.2f}–{growth.high:.2f}",
+)
+publish.claim(
+    "stream_explodes",
+    all(abs(math.log10(value / predicted)) < 2 for value in stream.values),
+    zh="{{ depth }} 块之后，残差流的均方根变为输入时的 {{ stream_growth_spread }} 倍，"
+    "与每块恰好乘三所预言的 $3^{64/2}$ ≈ {{ stream_growth_predicted }} 同一量级",
+    en="After {{ depth }} blocks the stream's root mean square is {{ stream_growth_spread }} times its size "
+    "at the input, the same order of magnitude as the $3^{64/2}$ ≈ {{ stream_growth_predicted }} that an "
+    "exact factor of three per block predicts",
+    evidence=f"measured {min(stream.values):.1e}–{max(stream.values):.1e} vs {predicted:.1e}",
+)
+
+# %% [markdown] lang="zh"
+# ## 训练
+#
+# 四种做法、每种 10 个种子，同一个优化器（SGD，动量 0.9）和学习率。损失一旦变为 NaN，这次训练就停下。
+
+# %% [markdown] lang="en"
+# ## Training
+#
+# Four schemes, 10 seeds each, one optimizer (SGD, momentum 0.9) and one learning rate. A run stops
+# as soon as its loss is NaN.
+
+# %%
+runs = {
+    scheme: [train_scheme(scheme, depth=DEPTH, lr=LR, epochs=EPOCHS, seed=seed) for seed in SEEDS]
+    for scheme in SCHEMES
+}
+steps_per_epoch = len(runs["rezero"][0].loss) // EPOCHS
+publish.number("steps", len(runs["rezero"][0].loss), "{:d}")
+spreads = {}
+for scheme, seeds in runs.items():
+    nans = [first_nan(run.loss) for run in seeds]
+    spreads[scheme, "rms"] = publish.spread(
+        f"init_logit_rms_{scheme}", [run.init_logit_rms for run in seeds], seeds=SEEDS, fmt="{:.2g}"
     )
-publish.number("steps", len(runs["rezero"].loss), "{:d}")
+    spreads[scheme, "grad"] = publish.spread(
+        f"init_grad_norm_{scheme}", [run.init_grad_norm for run in seeds], seeds=SEEDS, fmt="{:.2g}"
+    )
+    if all(n is None for n in nans):
+        last = [sum(run.loss[-steps_per_epoch:]) / steps_per_epoch for run in seeds]
+        spreads[scheme, "loss"] = publish.spread(
+            f"final_loss_{scheme}", last, seeds=SEEDS, fmt="{:.3g}"
+        )
+        errors = [100 * run.test_error for run in seeds]
+        spreads[scheme, "error"] = publish.spread(
+            f"test_error_{scheme}", errors, seeds=SEEDS, fmt="{:.1f}"
+        )
+        publish.text(f"nan_step_{scheme}_spread", "—", seeds=SEEDS)
+    else:
+        hit = [n for n in nans if n is not None]
+        publish.text(f"final_loss_{scheme}_spread", f"NaN ({len(hit)}/{len(SEEDS)})", seeds=SEEDS)
+        publish.text(f"test_error_{scheme}_spread", "—", seeds=SEEDS)
+        spreads[scheme, "nan"] = hit
+        span = f"{min(hit)}" if min(hit) == max(hit) else f"{min(hit)}–{max(hit)}"
+        publish.text(f"nan_step_{scheme}_spread", f"{span} ({len(hit)}/{len(SEEDS)})", seeds=SEEDS)
+        publish.number(f"nan_step_{scheme}", max(hit), "{:d}", seeds=SEEDS)
+    print(f"{scheme:9s} init logit RMS {spreads[scheme, 'rms'].median:9.3g}  NaN steps {nans}")
+for scheme in ("plain", "rezero", "fixup"):
+    print(
+        f"{scheme:9s} last-epoch loss {spreads[scheme, 'loss'].median:.3g}  "
+        f"test error {spreads[scheme, 'error'].median:.1f}%  (medians over {len(SEEDS)} seeds)"
+    )
+
+rms_residual, rms_rezero = spreads["residual", "rms"], spreads["rezero", "rms"]
+publish.claim(
+    "residual_explodes_at_init",
+    rms_residual.low > 1e6 * rms_rezero.high,
+    zh="训练开始之前，普通残差堆叠的 logits 均方根已是 {{ init_logit_rms_residual_spread }}，"
+    "ReZero 只有 {{ init_logit_rms_rezero_spread }}",
+    en="Before training starts, the logits of the plain residual stack have an RMS of "
+    "{{ init_logit_rms_residual_spread }}, against {{ init_logit_rms_rezero_spread }} for ReZero",
+    evidence=f"residual min {rms_residual.low:.1e} vs ReZero max {rms_rezero.high:.2f}",
+)
+nan_steps = spreads.get(("residual", "nan"), [])
+publish.claim(
+    "residual_nan_after_first_update",
+    len(nan_steps) == len(SEEDS) and max(nan_steps) <= 1,
+    zh="第一次更新就把它变成 NaN：{{ n_seeds }} 个种子无一例外",
+    en="the first update turns it into NaN, in all {{ n_seeds }} seeds",
+    evidence=f"first NaN steps {nan_steps}",
+)
+grad_residual, grad_rezero = spreads["residual", "grad"], spreads["rezero", "grad"]
+publish.claim(
+    "residual_gradient_huge",
+    grad_residual.low > 1e6 * grad_rezero.high and len(nan_steps) == len(SEEDS),
+    zh="第一步时，普通残差堆叠全部参数的梯度范数是 {{ init_grad_norm_residual_spread }}，ReZero 是 "
+    "{{ init_grad_norm_rezero_spread }}；这么大的梯度不是“更强的信号”，学习率乘上它，一步就把网络推成 NaN",
+    en="At the first step the norm of the plain residual stack's whole gradient is {{ init_grad_norm_residual_spread }}, "
+    'ReZero\'s {{ init_grad_norm_rezero_spread }}; a gradient that large is no "stronger signal": times the '
+    "learning rate, one step turns the network into NaN",
+    evidence=f"residual min {grad_residual.low:.1e} vs ReZero max {grad_rezero.high:.2f}; NaN steps {nan_steps}",
+)
+TINY_LR = 1e-6
+publish.number("tiny_lr", TINY_LR, "{:.6f}")
+publish.number("lr_ratio", LR / TINY_LR, "{:,.0f}")
+tiny = [
+    first_nan(train_scheme("residual", DEPTH, lr=TINY_LR, epochs=1, seed=seed).loss)
+    for seed in SEEDS
+]
+publish.claim(
+    "not_the_learning_rate",
+    all(n is not None and n <= 1 for n in tiny),
+    zh="把学习率降到 {{ tiny_lr }}（小 {{ lr_ratio }} 倍），第一次更新同样在每个种子上都产生 NaN",
+    en="at a learning rate of {{ tiny_lr }}, {{ lr_ratio }} times smaller, the first update gives NaN in "
+    "every seed just the same",
+    evidence=f"first NaN steps at lr {TINY_LR:g}: {tiny}",
+)
+plain_loss, plain_error = spreads["plain", "loss"], spreads["plain", "error"]
+publish.claim(
+    "plain_barely_learns",
+    plain_loss.median > math.log(10) - 0.1 and plain_error.median > 75,
+    zh="无捷径的网络 {{ epochs }} 轮里几乎学不到东西：最后一轮的训练损失是 {{ final_loss_plain_spread }}，"
+    "随机猜测是 $\\ln 10$ ≈ {{ ln10 }}；测试错误率 {{ test_error_plain_spread }}%",
+    en="The stack without shortcuts hardly learns in {{ epochs }} epochs: its training loss in the last epoch "
+    "is {{ final_loss_plain_spread }}, against $\\ln 10$ ≈ {{ ln10 }} for guessing, and its test error "
+    "{{ test_error_plain_spread }}%",
+    evidence=f"median loss {plain_loss.median:.3f}, median error {plain_error.median:.1f}%",
+)
+rezero_error, fixup_error = spreads["rezero", "error"], spreads["fixup", "error"]
+trains = (
+    max(rezero_error.high, fixup_error.high) < 15
+    and max(spreads["rezero", "loss"].high, spreads["fixup", "loss"].high) < 0.5
+)
+publish.claim(
+    "rezero_fixup_train",
+    trains,
+    zh="ReZero 和 Fixup 规则在每个种子上都训练得很好：最后一轮的训练损失分别是 {{ final_loss_rezero_spread }} "
+    "和 {{ final_loss_fixup_spread }}，测试错误率分别是 {{ test_error_rezero_spread }}% 和 {{ test_error_fixup_spread }}%",
+    en="ReZero and the Fixup rule train well in every seed: their training losses in the last epoch are "
+    "{{ final_loss_rezero_spread }} and {{ final_loss_fixup_spread }}, their test errors "
+    "{{ test_error_rezero_spread }}% and {{ test_error_fixup_spread }}%",
+    evidence=f"worst test errors {rezero_error.high:.1f}%, {fixup_error.high:.1f}%",
+)
+same_start = all(
+    abs(a.init_logit_rms - b.init_logit_rms) < 1e-6
+    for a, b in zip(runs["rezero"], runs["fixup"], strict=True)
+)
+publish.claim(
+    "identity_start",
+    same_start and rms_rezero.high < 1,
+    zh="两者初始化时的 logits 在每个种子上都相同（均方根 {{ init_logit_rms_rezero_spread }}）："
+    "所有块都是恒等映射，起作用的只有输入层和分类层",
+    en="at initialization their logits agree in every seed (RMS {{ init_logit_rms_rezero_spread }}): every block "
+    "is the identity, and only the input layer and the classifier act",
+    evidence=f"same initial RMS: {same_start}; ReZero max {rms_rezero.high:.2f}",
+)
+publish.claim(
+    "summary_experiment",
+    rms_residual.low > 1e6 * rms_rezero.high and trains and len(nan_steps) == len(SEEDS),
+    zh="实验中，{{ depth }} 个无归一化的残差块在 He 初始化下一开始就爆炸，{{ n_seeds }} 个种子都在第一次更新后变成 NaN；"
+    "ReZero 和 Fixup 规则在同一学习率下每个种子都训练正常",
+    en="In the experiment, {{ depth }} un-normalized residual blocks under He initialization explode from the "
+    "start and are NaN after the first update in all {{ n_seeds }} seeds; ReZero and the Fixup rule train "
+    "normally at the same learning rate in every seed",
+    evidence="see residual_explodes_at_init, residual_nan_after_first_update and rezero_fixup_train",
+)
+alt_zh, alt_en = publish.claim(
+    "training_alt",
+    len(nan_steps) == len(SEEDS) and plain_loss.median > math.log(10) - 0.1 and trains,
+    zh="普通残差第一步后即为 NaN，无捷径的网络停在随机猜测附近，ReZero 和 Fixup 规则正常下降",
+    en="the plain residual stack is NaN after its first step, the stack without shortcuts stays near "
+    "guessing, ReZero and the Fixup rule train",
+    evidence="see the claims above",
+)
 publish.figure(
     "deep-training",
     lambda tr: training_figure(runs, DEPTH, tr),
     alt=(
-        f"{DEPTH} 个无归一化块的训练损失：普通残差第一步后即为 NaN，无捷径的网络几乎不动，ReZero 和 Fixup 规则正常下降。",
-        f"Training loss of {DEPTH} un-normalised blocks: the plain residual stack is NaN after "
-        "its first step, the stack without shortcuts barely moves, ReZero and the Fixup rule train.",
+        f"{DEPTH} 个无归一化块的训练损失（{len(SEEDS)} 个种子的中位数与范围）：{alt_zh}。",
+        f"Training loss of {DEPTH} un-normalized blocks (median and range over {len(SEEDS)} seeds): {alt_en}.",
     ),
 )
 
@@ -57,7 +247,7 @@ publish.figure(
 # %% [markdown] lang="en"
 # ## DeepNorm's constants
 #
-# DeepNorm up-weights the shortcut and down-scales the branch initialisation; for an $N$-layer
+# DeepNorm up-weights the shortcut and down-scales the branch initialization; for an $N$-layer
 # encoder-only (or decoder-only) stack:
 
 # %%

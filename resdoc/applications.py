@@ -1,12 +1,13 @@
-"""Chapter 09: what deep residual stacks do to their shortcut at initialisation.
+"""Chapter 09: what deep residual stacks do to their shortcut at initialization.
 
-A deep un-normalised residual MLP on ``load_digits``, its branches initialised four ways:
+A deep un-normalized residual MLP on ``load_digits``, its branches initialized four ways:
 no shortcut at all, plain $x + \\mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
-Fixup rule (Zhang et al. 2019), all trained with the same optimiser and learning rate.
+Fixup rule (Zhang et al. 2019), all trained with the same optimizer and learning rate.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import torch
@@ -16,11 +17,12 @@ from torch.nn import functional as F
 from resdoc.data import digits
 
 SCHEMES = ("plain", "residual", "rezero", "fixup")
+WIDTH = 32  # of the residual stream
 
 
 # --8<-- [start:block]
 class Block(nn.Module):
-    """$\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialisation, wrapped by ``scheme``:
+    """$\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialization, wrapped by ``scheme``:
 
     - ``plain``: $\\mathrm{ReLU}(\\mathcal{F}(x))$, no shortcut;
     - ``residual``: $x + \\mathcal{F}(x)$;
@@ -28,7 +30,7 @@ class Block(nn.Module):
     - ``fixup``: $x + \\mathcal{F}(x)$ with $W_2 = 0$ and $W_1$ scaled by $L^{-1/2}$ ($L$ blocks of
       $m = 2$ layers: Fixup's $L^{-1/(2m-2)}$; its scalar biases and multiplier are left out).
 
-    At initialisation the last three start as the identity only if the branch adds nothing:
+    At initialization the last three start as the identity only if the branch adds nothing:
 
     >>> x = torch.randn(3, 8)
     >>> [torch.equal(Block(8, s, depth=4)(x), x) for s in ("residual", "rezero", "fixup")]
@@ -61,9 +63,9 @@ class Block(nn.Module):
 
 
 class DeepMLP(nn.Module):
-    """Input layer $64 \\to$ ``width``, ``depth`` blocks, a linear classifier; no normalisation."""
+    """Input layer $64 \\to$ ``width``, ``depth`` blocks, a linear classifier; no normalization."""
 
-    def __init__(self, depth: int, scheme: str, width: int = 32):
+    def __init__(self, depth: int, scheme: str, width: int = WIDTH):
         super().__init__()
         self.embed = nn.Linear(64, width)
         self.blocks = nn.Sequential(*(Block(width, scheme, depth) for _ in range(depth)))
@@ -75,12 +77,15 @@ class DeepMLP(nn.Module):
 
 @dataclass
 class Run:
-    """Training loss per step (NaN once it overflowed), the logits' size at initialisation
-    (root mean square) and the final test error."""
+    """Training loss per step (it stops at the first non-finite loss: a NaN network learns
+    nothing more), the logits' size (root mean square) and the norm of the whole gradient at
+    initialization, and the final test error (NaN for a run that diverged)."""
 
     scheme: str
+    seed: int
     loss: list[float] = field(default_factory=list)
     init_logit_rms: float = 0.0
+    init_grad_norm: float = 0.0
     test_error: float = float("nan")
 
 
@@ -89,7 +94,7 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
     train, test = digits()
     torch.manual_seed(seed)
     model = DeepMLP(depth, scheme)
-    run = Run(scheme)
+    run = Run(scheme, seed)
     with torch.no_grad():
         run.init_logit_rms = model(train.x).pow(2).mean().sqrt().item()
     optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
@@ -97,19 +102,46 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
     for _ in range(epochs):
         for idx in torch.randperm(len(train.y), generator=order).split(batch):
             loss = F.cross_entropy(model(train.x[idx]), train.y[idx])
+            run.loss.append(loss.item())
+            if not math.isfinite(run.loss[-1]):
+                return run
             optimizer.zero_grad()
             loss.backward()
+            if len(run.loss) == 1:  # float64: the squares of a huge gradient overflow float32
+                grads = [p.grad.double().square().sum() for p in model.parameters()]
+                run.init_grad_norm = torch.stack(grads).sum().sqrt().item()
             optimizer.step()
-            run.loss.append(loss.item())
     with torch.no_grad():
         run.test_error = (model(test.x).argmax(1) != test.y).float().mean().item()
     return run
 
 
+@torch.no_grad()
+def growth_at_init(depth=64, seed=0) -> dict[str, float]:
+    """What one plain residual block does to the stream at initialization, averaged over the
+    ``depth`` blocks of ``DeepMLP(depth, "residual")`` fed the training digits:
+    ``branch`` $= \\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$, ``cosine`` between $x$ and
+    $\\mathcal{F}(x)$, and ``growth`` $= \\lVert x + \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$
+    $= 1 + 2\\cos \\cdot \\sqrt{\\text{branch}} + \\text{branch}$; and ``stream``, how many times
+    larger the stream's root mean square is after the last block than before the first."""
+    torch.manual_seed(seed)
+    model = DeepMLP(depth, "residual")
+    x = model.embed(digits()[0].x)  # (n, width): the stream entering the first block
+    stats, start = {"branch": [], "cosine": [], "growth": []}, x.square().mean().sqrt()
+    for block in model.blocks:
+        branch = block.fc_2(F.relu(block.fc_1(x)))  # F(x)
+        stats["branch"].append((branch.square().sum() / x.square().sum()).item())
+        stats["cosine"].append(F.cosine_similarity(x.flatten(), branch.flatten(), dim=0).item())
+        stats["growth"].append(((x + branch).square().sum() / x.square().sum()).item())
+        x = x + branch
+    averages = {key: sum(values) / depth for key, values in stats.items()}
+    return averages | {"stream": (x.square().mean().sqrt() / start).item()}
+
+
 def deepnorm_constants(n_layers: int) -> dict[str, float]:
     """DeepNorm for an encoder-only (or decoder-only) stack of ``n_layers`` blocks
     (Wang et al. 2022): $x_{l+1} = \\mathrm{LN}(\\alpha x_l + \\mathcal{F}(x_l))$ with
-    $\\alpha = (2N)^{1/4}$, and the branch weights initialised with gain $\\beta = (8N)^{-1/4}$.
+    $\\alpha = (2N)^{1/4}$, and the branch weights initialized with gain $\\beta = (8N)^{-1/4}$.
 
     >>> {k: round(v, 3) for k, v in deepnorm_constants(1000).items()}
     {'alpha': 6.687, 'beta': 0.106}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
+import torch
 
 from resdoc.applications import Run
 from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
@@ -31,31 +32,49 @@ def first_nan(losses: list[float]) -> int | None:
     return next((i for i, v in enumerate(losses) if not math.isfinite(v)), None)
 
 
-def training_figure(runs: dict[str, Run], depth: int, tr: Translator) -> plt.Figure:
-    """Training loss per step (log scale); a run that leaves the scale or becomes NaN is marked
-    by a triangle at the top and a note."""
+def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> plt.Figure:
+    """Training loss per step (log scale): the median over seeds as a line, the range as a band.
+    A scheme whose runs leave the scale or become NaN is marked by a triangle at the top and a
+    note with the seeds' initial losses and first NaN steps."""
     colours = {"plain": PLAIN, "residual": GREY, "rezero": RESIDUAL, "fixup": ACCENT}
-    fig, ax = plt.subplots(figsize=(6.6, 4.2), layout="constrained")
-    for scheme, run in runs.items():
-        ax.semilogy(run.loss, color=colours[scheme], lw=1.4, label=scheme_label(tr, scheme))
-        nan = first_nan(run.loss)
-        if nan is not None or max(run.loss[: nan or None]) > TOP:  # off the scale: say so
-            ax.plot(0, TOP * 0.8, "^", ms=8, color=colours[scheme], clip_on=False)
+    fig, ax = plt.subplots(figsize=(6.6, 4.4), layout="constrained")
+    steps = max(len(run.loss) for seeds in runs.values() for run in seeds)
+    for scheme, seeds in runs.items():
+        colour, label = colours[scheme], scheme_label(tr, scheme)
+        nans = [first_nan(run.loss) for run in seeds]
+        if any(n is not None for n in nans) or max(max(run.loss) for run in seeds) > TOP:
+            ax.plot(0, TOP * 0.8, "^", ms=8, color=colour, clip_on=False, label=label)
+            first = [run.loss[0] for run in seeds]
+            hit = sorted(n for n in nans if n is not None)
+            span = "" if not hit else f"{hit[0]}" if hit[0] == hit[-1] else f"{hit[0]}–{hit[-1]}"
+            nan_zh = f"，{len(hit)}/{len(seeds)} 个种子从第 {span} 步起为 NaN" if hit else ""
+            nan_en = f"; NaN from step {span} on in {len(hit)}/{len(seeds)} seeds" if hit else ""
             ax.annotate(
                 tr(
-                    f"{scheme_label(tr, scheme)}：初始损失 {run.loss[0]:.0e}，第 {nan} 步起为 NaN（超出坐标）",
-                    f"{scheme_label(tr, scheme)}: initial loss {run.loss[0]:.0e}, NaN from step {nan} on (off scale)",
+                    f"{label}：初始损失 {min(first):.0e}–{max(first):.0e}{nan_zh}（超出坐标）",
+                    f"{label}: initial loss {min(first):.0e}–{max(first):.0e}{nan_en} (off scale)",
                 ),
                 (0, TOP * 0.8),
                 xytext=(10, 0),
                 textcoords="offset points",
-                color=colours[scheme],
+                color=colour,
                 fontsize=8,
                 va="center",
             )
+            continue
+        losses = torch.tensor([run.loss for run in seeds])  # (seeds, steps)
+        ax.semilogy(losses.median(0).values, color=colour, lw=1.4, label=label)
+        ax.fill_between(
+            range(losses.shape[1]),
+            losses.min(0).values,
+            losses.max(0).values,
+            color=colour,
+            alpha=0.2,
+            lw=0,
+        )
     ax.axhline(math.log(10), color=GREY, lw=0.8, ls=":")
     ax.text(
-        len(run.loss) - 1,
+        steps - 1,
         math.log(10) * 1.15,
         tr("猜测：ln 10", "guessing: ln 10"),
         ha="right",
@@ -63,12 +82,14 @@ def training_figure(runs: dict[str, Run], depth: int, tr: Translator) -> plt.Fig
         color=GREY,
         fontsize=8,
     )
+    n_seeds = len(next(iter(runs.values())))
     ax.set(
+        yscale="log",
         xlabel=tr("训练步数", "training step"),
         ylabel=tr("训练损失（交叉熵）", "training loss (cross-entropy)"),
         title=tr(
-            f"{depth} 个无归一化的残差块，同一学习率",
-            f"{depth} un-normalised blocks, one learning rate",
+            f"{depth} 个无归一化的残差块，同一学习率；{n_seeds} 个种子的中位数与范围",
+            f"{depth} un-normalized blocks, one learning rate; median and range of {n_seeds} seeds",
         ),
     )
     ax.set_ylim(top=TOP)

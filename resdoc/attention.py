@@ -68,12 +68,16 @@ def homogeneity_gap(f: Callable, x: torch.Tensor, scale: float = 2.0) -> float:
 # --8<-- [end:linearity-gaps]
 
 
+MAPS = ("attention", "frozen", "ffn", "ffn_no_bias", "linear")
+
+
 def linearity_table(d_model=32, seq=16, scales=(0.25, 0.5, 1.0, 2.0, 4.0), seeds=range(10)):
-    """Median additivity and homogeneity gaps over ``seeds`` for four maps, per input scale $s$
-    (inputs $s\\,x$, $s\\,y$ with $x, y$ standard normal). Returns ``{map: {gap: [per scale]}}``.
+    """Additivity and homogeneity gaps of five maps, one row per seed, one column per input
+    scale $s$ (inputs $s\\,x$, $s\\,y$ with $x, y$ standard normal).
+    Returns ``{map: {gap: tensor (seeds, scales)}}``.
 
     Maps: self-attention; the same attention with its weights $P(x)$ frozen (linear in the input
-    being varied); a ReLU FFN with biases; a plain linear map $xW$.
+    being varied); a ReLU FFN with biases, and the same FFN without them; a linear map $xW$.
     """
     rows: dict[str, dict[str, list[list[float]]]] = {}
     for seed in seeds:
@@ -86,6 +90,7 @@ def linearity_table(d_model=32, seq=16, scales=(0.25, 0.5, 1.0, 2.0, 4.0), seeds
             "attention": attn,
             "frozen": lambda z, attn=attn, frozen=frozen: attn(z, weights=frozen),
             "ffn": ffn,
+            "ffn_no_bias": lambda z, ffn=ffn: F.relu(z @ ffn.up.weight.T) @ ffn.down.weight.T,
             "linear": lambda z, w=w: z @ w,
         }
         with torch.no_grad():
@@ -93,10 +98,7 @@ def linearity_table(d_model=32, seq=16, scales=(0.25, 0.5, 1.0, 2.0, 4.0), seeds
                 row = rows.setdefault(name, {"additivity": [], "homogeneity": []})
                 row["additivity"].append([additivity_gap(f, s * x0, s * y0) for s in scales])
                 row["homogeneity"].append([homogeneity_gap(f, s * x0) for s in scales])
-    return {
-        name: {gap: torch.tensor(v).median(0).values.tolist() for gap, v in row.items()}
-        for name, row in rows.items()
-    }
+    return {name: {gap: torch.tensor(v) for gap, v in row.items()} for name, row in rows.items()}
 
 
 def rank1_residual(x: torch.Tensor) -> float:
@@ -123,26 +125,43 @@ def _step(kind: str, x: torch.Tensor, attn: SelfAttention, ffn: FeedForward) -> 
     return x + ffn(x) if kind == "attention+ffn+shortcut" else x
 
 
-def rank_collapse(depth=48, d_model=32, seq=16, seeds=range(8)) -> dict[str, list[float]]:
-    """Median $\\mathrm{res}(X_l)$ for $l = 0 \\ldots$ ``depth`` in four random stacks:
+def _shared_and_differing(x: torch.Tensor) -> tuple[float, float]:
+    """$\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert_F$ (what all tokens share) and
+    $\\lVert X - \\mathbf{1}\\bar{x}^\\top \\rVert_F$ (how they differ); orthogonal parts of $X$."""
+    mean = x.mean(0, keepdim=True)  # (1, d_model): the mean token x̄
+    return mean.norm().item() * len(x) ** 0.5, (x - mean).norm().item()
+
+
+def rank_collapse(
+    depth=48, d_model=32, seq=16, seeds=range(10)
+) -> dict[str, dict[str, torch.Tensor]]:
+    """Four random stacks, followed layer by layer:
 
     - ``attention``: $X_{l+1} = A_l(X_l)$;
     - ``attention+shortcut``: $X_{l+1} = X_l + A_l(X_l)$;
     - ``attention+ffn+shortcut``: $H = X_l + A_l(X_l)$, $X_{l+1} = H + \\mathrm{FFN}_l(H)$;
     - ``pre-ln``: as the last, with each branch reading $\\mathrm{LN}(\\cdot)$ of the stream.
 
-    Every stack of one seed uses the same layers and the same input.
+    Every stack of one seed uses the same layers and the same input. Returns per stack
+    ``{"shared": …, "differing": …, "res": …}``, each a tensor (seeds, depth + 1):
+    $\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert_F$, $\\lVert X_l - \\mathbf{1}\\bar{x}^\\top \\rVert_F$ and
+    $\\mathrm{res}(X_l)$, the second over $\\lVert X_l \\rVert_F$ (the two parts are orthogonal).
     """
-    curves: dict[str, list[list[float]]] = {kind: [] for kind in KINDS}
+    rows: dict[str, list[list[tuple[float, float]]]] = {kind: [] for kind in KINDS}
     for seed in seeds:
         torch.manual_seed(seed)
-        x0 = torch.randn(seq, d_model)
+        x0 = torch.randn(seq, d_model)  # (seq, d_model)
         layers = [(SelfAttention(d_model), FeedForward(d_model, 4 * d_model)) for _ in range(depth)]
         with torch.no_grad():
             for kind in KINDS:
-                x, curve = x0, [rank1_residual(x0)]
+                x, curve = x0, [_shared_and_differing(x0)]
                 for attn, ffn in layers:
                     x = _step(kind, x, attn, ffn)
-                    curve.append(rank1_residual(x))
-                curves[kind].append(curve)
-    return {kind: torch.tensor(c).median(0).values.tolist() for kind, c in curves.items()}
+                    curve.append(_shared_and_differing(x))
+                rows[kind].append(curve)
+    result = {}
+    for kind, curves in rows.items():
+        shared, differing = torch.tensor(curves, dtype=torch.float64).unbind(-1)
+        res = differing / (shared.square() + differing.square()).sqrt()
+        result[kind] = {"shared": shared, "differing": differing, "res": res}
+    return result

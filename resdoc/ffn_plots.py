@@ -1,10 +1,22 @@
-"""Figures of chapter 07-ffn. Every label comes from ``tr(zh, en)``."""
+"""Figures of chapter 07-ffn. Every label comes from ``tr(zh, en)``.
+
+Each random quantity is drawn as its median over the seeds (line) and its range (band).
+"""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import torch
 
 from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+
+
+def _band(ax, x, values: torch.Tensor, **style) -> None:
+    """Median over seeds (rows of ``values``) as a line, min–max as a shaded band."""
+    ax.plot(x, values.median(0).values, **style)
+    ax.fill_between(
+        x, values.min(0).values, values.max(0).values, color=style["color"], alpha=0.2, lw=0
+    )
 
 
 def _map_styles(tr: Translator) -> dict[str, dict]:
@@ -24,14 +36,14 @@ def _map_styles(tr: Translator) -> dict[str, dict]:
 
 
 def linearity_figure(
-    scales, table: dict[str, dict[str, list[float]]], tr: Translator
+    scales, table: dict[str, dict[str, torch.Tensor]], n_seeds: int, tr: Translator
 ) -> plt.Figure:
     """Left: additivity gap $\\lVert f(x+y) - f(x) - f(y)\\rVert / \\lVert f(x+y)\\rVert$; right:
     homogeneity gap $\\lVert f(2x) - 2f(x)\\rVert / \\lVert 2f(x)\\rVert$; against the input scale."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.6), layout="constrained", sharey=True)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.8), layout="constrained", sharey=True)
     for name, style in _map_styles(tr).items():
-        left.plot(scales, table[name]["additivity"], ms=4, **style)
-        right.plot(scales, table[name]["homogeneity"], ms=4, **style)
+        _band(left, scales, table[name]["additivity"], ms=4, **style)
+        _band(right, scales, table[name]["homogeneity"], ms=4, **style)
     left.set(
         xscale="log",
         xlabel=tr("输入尺度 s（输入为 s·x, s·y）", "input scale s (inputs s·x, s·y)"),
@@ -47,13 +59,18 @@ def linearity_figure(
         ax.set_xticks(scales, [f"{s:g}" for s in scales])
         ax.minorticks_off()
     left.legend(loc="upper left", fontsize=8)
+    fig.suptitle(
+        tr(
+            f"{n_seeds} 个随机种子：线为中位数，阴影为范围",
+            f"{n_seeds} random seeds: line = median, band = range",
+        ),
+        fontsize=9,
+    )
     return fig
 
 
-def rank_collapse_figure(curves: dict[str, list[float]], tr: Translator) -> plt.Figure:
-    """$\\mathrm{res}(X_l) = \\lVert X_l - \\mathbf{1}\\bar{x}^\\top\\rVert / \\lVert X_l\\rVert$ against
-    depth $l$, log scale: how close the tokens are to all being the same vector."""
-    styles = {
+def _stack_styles(tr: Translator) -> dict[str, dict]:
+    return {
         "attention": dict(color=PLAIN, label=tr("纯注意力 X ← A(X)", "pure attention X ← A(X)")),
         "attention+shortcut": dict(
             color=RESIDUAL,
@@ -71,16 +88,41 @@ def rank_collapse_figure(curves: dict[str, list[float]], tr: Translator) -> plt.
             ),
         ),
     }
-    fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
-    for kind, curve in curves.items():
-        ax.semilogy(range(len(curve)), curve, **styles[kind])
-    ax.set(
+
+
+def rank_collapse_figure(stacks: dict[str, dict[str, torch.Tensor]], tr: Translator) -> plt.Figure:
+    """Left: $\\mathrm{res}(X_l)$ against depth $l$ (log scale), how close the tokens are to all
+    being the same vector. Right: what the tokens share, $\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert_F$, and how
+    they differ, $\\lVert X_l - \\mathbf{1}\\bar{x}^\\top \\rVert_F$, in the stack with shortcuts and in Pre-LN."""
+    styles = _stack_styles(tr)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.4), layout="constrained")
+    for kind, parts in stacks.items():
+        _band(left, range(parts["res"].shape[1]), parts["res"], **styles[kind])
+    left.set(
+        yscale="log",
         xlabel=tr("深度 l（层数）", "depth l (layers)"),
         ylabel=r"$\|X_l - \mathbf{1}\bar{x}^\top\| \,/\, \|X_l\|$",
-        title=tr(
-            "各词元离“全都相同”有多远（越小越接近秩 1）",
-            "how far the tokens are from all being equal (small = rank one)",
-        ),
+        title=tr("各词元离“全都相同”有多远", "how far the tokens are from all being equal"),
     )
-    fig.legend(loc="outside lower center", ncols=2, fontsize=8)
+    for kind in ("attention+shortcut", "pre-ln"):
+        colour, layers = styles[kind]["color"], range(stacks[kind]["shared"].shape[1])
+        _band(right, layers, stacks[kind]["shared"], color=colour, lw=2)
+        _band(right, layers, stacks[kind]["differing"], color=colour, lw=1.6, ls=":")
+    right.plot([], [], color=GREY, lw=2, label=tr("共有部分 ‖1x̄ᵀ‖", "shared part ‖1x̄ᵀ‖"))
+    right.plot(
+        [],
+        [],
+        color=GREY,
+        lw=1.6,
+        ls=":",
+        label=tr("差异部分 ‖X − 1x̄ᵀ‖", "differing part ‖X − 1x̄ᵀ‖"),
+    )
+    right.legend(loc="upper left", fontsize=8)
+    right.set(
+        yscale="log",
+        xlabel=tr("深度 l（层数）", "depth l (layers)"),
+        ylabel=tr("范数", "norm"),
+        title=tr("蓝：注意力 + 捷径；灰：Pre-LN", "blue: attention + shortcut; grey: Pre-LN"),
+    )
+    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=8)
     return fig

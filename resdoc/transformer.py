@@ -131,3 +131,25 @@ def sublayer_params(cfg: BlockConfig) -> dict[str, int]:
         "encoder": count(enc),
         "decoder": count(dec),
     }
+
+
+@torch.no_grad()
+def zero_branch_change(pre_ln: bool, seeds=range(5), cfg: BlockConfig | None = None) -> float:
+    """Largest $\\lvert \\mathrm{layer}(x) - x \\rvert$ over ``seeds`` for an encoder layer whose
+    branches end in zero (the last linear layer of attention and FFN set to 0): exactly 0 for
+    Pre-LN, whose shortcut is the identity; not for Post-LN, whose output passes a LayerNorm.
+
+    >>> zero_branch_change(pre_ln=True), zero_branch_change(pre_ln=False) > 0.1
+    (0.0, True)
+    """
+    cfg = cfg or BlockConfig()
+    largest = 0.0
+    for seed in seeds:
+        torch.manual_seed(seed)
+        layer = EncoderLayer(BlockConfig(cfg.d_model, cfg.n_head, cfg.d_ff, pre_ln))
+        for linear in (layer.attn.o, layer.ffn.down):  # the last layer of each branch
+            linear.weight.zero_()
+            linear.bias.zero_()
+        x = torch.randn(2, 7, cfg.d_model)  # (batch, seq, d_model)
+        largest = max(largest, (layer(x) - x).abs().max().item())
+    return largest

@@ -6,6 +6,7 @@ from resdoc.attention import (
     SelfAttention,
     additivity_gap,
     homogeneity_gap,
+    linearity_table,
     rank1_residual,
     rank_collapse,
 )
@@ -74,9 +75,30 @@ def test_rank1_residual_is_zero_only_for_equal_tokens():
     assert rank1_residual(torch.eye(3)) > 0.5
 
 
+def test_attention_is_not_linear_over_seeds_unless_its_weights_are_frozen():
+    table = linearity_table(d_model=16, seq=8, scales=(0.1, 1.0), seeds=range(4))
+    for name in ("frozen", "linear"):
+        assert table[name]["additivity"].max() < 1e-5
+        assert table[name]["homogeneity"].max() < 1e-5
+    assert table["attention"]["additivity"][:, 1].min() > 0.2  # every seed, at s = 1
+    assert table["attention"]["additivity"][:, 0].max() < 0.1  # nearly linear for small inputs
+    assert table["ffn_no_bias"]["homogeneity"].max() < 1e-5  # ReLU is positively homogeneous
+
+
 def test_pure_attention_collapses_and_shortcuts_slow_it_down():
-    curves = rank_collapse(depth=12, d_model=16, seq=8, seeds=range(3))
-    assert curves["attention"][4] < 1e-5  # float precision after a few layers
-    assert curves["attention+shortcut"][4] > 1e-2  # far from collapsed at the same depth
-    assert curves["attention+shortcut"][12] < curves["attention+shortcut"][0] / 5  # but it decays
-    assert curves["pre-ln"][12] > curves["attention+shortcut"][12]
+    stacks = rank_collapse(depth=12, d_model=16, seq=8, seeds=range(3))
+    res = {kind: parts["res"] for kind, parts in stacks.items()}
+    assert res["attention"][:, 4].max() < 1e-5  # float precision after a few layers
+    assert res["attention+shortcut"][:, 4].min() > 1e-2  # far from collapsed at the same depth
+    assert res["attention+shortcut"][:, 12].median() < res["attention+shortcut"][:, 0].median() / 5
+    assert res["pre-ln"][:, 12].median() > res["attention+shortcut"][:, 12].median()
+
+
+def test_rank_collapse_parts_are_the_orthogonal_split_of_the_stream():
+    stacks = rank_collapse(depth=3, d_model=8, seq=5, seeds=range(2))
+    parts = stacks["attention+shortcut"]
+    total = (parts["shared"].square() + parts["differing"].square()).sqrt()
+    assert torch.allclose(parts["res"], parts["differing"] / total)
+    torch.manual_seed(0)
+    x0 = torch.randn(5, 8)  # the first seed's input: layer 0 of every stack
+    assert abs(parts["res"][0, 0].item() - rank1_residual(x0)) < 1e-6

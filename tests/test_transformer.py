@@ -4,7 +4,13 @@ import pytest
 import torch
 from torch import nn
 
-from resdoc.transformer import BlockConfig, DecoderLayer, EncoderLayer, sublayer_params
+from resdoc.transformer import (
+    BlockConfig,
+    DecoderLayer,
+    EncoderLayer,
+    sublayer_params,
+    zero_branch_change,
+)
 
 CFG = dict(d_model=16, n_head=4, d_ff=32)
 
@@ -77,3 +83,8 @@ def test_parameter_counts_add_up():
     counts = sublayer_params(BlockConfig(d_model=512, n_head=8, d_ff=2048))
     assert counts["encoder"] == counts["attention"] + counts["ffn"]
     assert counts["decoder"] == counts["encoder"] + counts["attention"]  # plus cross-attention
+
+
+def test_zero_branch_change_over_seeds_is_zero_for_pre_ln_only():
+    assert zero_branch_change(pre_ln=True, seeds=range(3)) == 0.0
+    assert zero_branch_change(pre_ln=False, seeds=range(3)) > 0.1
