@@ -21,7 +21,7 @@ from sybil.parsers.abstract.doctest import DocTestStringParser
 from sybil.parsers.markdown import CodeBlockParser
 from sybil.parsers.rest import DocTestParser
 
-from resdoc.build.pages import snippet_text
+from resdoc.sitegen.pages import snippet_text
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 

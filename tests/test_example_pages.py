@@ -4,7 +4,7 @@ import mkdocs_jupyter.convert
 import nbformat
 import pytest
 
-from resdoc.build import example_pages
+from resdoc.sitegen import example_pages
 
 
 @pytest.fixture

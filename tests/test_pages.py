@@ -2,7 +2,7 @@
 
 import pytest
 
-from resdoc.build.pages import PageError, check_snippets, fill_results, mark_measured, plain_text
+from resdoc.sitegen.pages import PageError, check_snippets, fill_results, mark_measured, plain_text
 
 RESULTS = {
     "demo": {

@@ -1,6 +1,6 @@
 """Reading examples: cells keep their script line numbers and language tags."""
 
-from resdoc.build.script import docstring_title, read_cells
+from resdoc.sitegen.script import docstring_title, read_cells
 
 SCRIPT = '''"""Title zh · Title en."""
 

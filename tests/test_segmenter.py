@@ -2,7 +2,7 @@
 
 import jieba
 
-from resdoc.build import segmenter
+from resdoc.sitegen import segmenter
 
 TEXT = "残差连接让梯度沿快捷路径直接流回浅层，缓解了深层网络的退化问题。"
 

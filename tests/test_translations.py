@@ -2,7 +2,7 @@
 
 import pytest
 
-from resdoc.build.translations import ROOT_DOCS, behind, check, missing_twins, structure, sync
+from resdoc.sitegen.translations import ROOT_DOCS, behind, check, missing_twins, structure, sync
 
 
 def test_the_site_has_every_twin_the_same_structure_and_no_translation_behind():

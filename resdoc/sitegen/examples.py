@@ -186,7 +186,7 @@ class ExampleRunner:
                 [
                     sys.executable,
                     "-m",
-                    "resdoc.build.cellrun",
+                    "resdoc.sitegen.cellrun",
                     example.script.as_posix(),
                     str(scratch),
                 ],

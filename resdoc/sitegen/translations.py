@@ -6,8 +6,8 @@ references, in the same order. ``docs/translations.json`` records the hash of bo
 when they were last known to agree; when one side changes and the other does not, the
 other side is *behind*: its page shows readers a notice and ``check`` reports it.
 
-    python -m resdoc.build.translations check          # report missing twins, structure, behind
-    python -m resdoc.build.translations sync PAGE...   # record PAGE's pair as agreeing
+    python -m resdoc.sitegen.translations check          # report missing twins, structure, behind
+    python -m resdoc.sitegen.translations sync PAGE...   # record PAGE's pair as agreeing
 """
 
 from __future__ import annotations
@@ -111,12 +111,12 @@ def check(docs: Path) -> list[str]:
         if lagging:
             problems.append(
                 f"{files[lagging]}: translation is behind its twin "
-                f"(update it, then `python -m resdoc.build.translations sync {page}`)"
+                f"(update it, then `python -m resdoc.sitegen.translations sync {page}`)"
             )
         elif record[page] != {lang: _sha(files[lang]) for lang in LANGUAGES}:
             problems.append(
                 f"{files['zh']} and {files['en']} both changed since they were last recorded as agreeing: "
-                f"check they say the same thing, then `python -m resdoc.build.translations sync {page}`"
+                f"check they say the same thing, then `python -m resdoc.sitegen.translations sync {page}`"
             )
     return problems
 

@@ -30,11 +30,11 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from resdoc.build import example_pages, figures, segmenter
-from resdoc.build.examples import Example, ExampleRunner, installed_versions
-from resdoc.build.notebooks import language_notebook, notebook_text, write_if_changed
-from resdoc.build.pages import check_snippets, fill_results, mark_measured, plain_text
-from resdoc.build.translations import lagging_pages, missing_twins
+from resdoc.sitegen import example_pages, figures, segmenter
+from resdoc.sitegen.examples import Example, ExampleRunner, installed_versions
+from resdoc.sitegen.notebooks import language_notebook, notebook_text, write_if_changed
+from resdoc.sitegen.pages import check_snippets, fill_results, mark_measured, plain_text
+from resdoc.sitegen.translations import lagging_pages, missing_twins
 
 log = logging.getLogger("mkdocs.resdoc")
 

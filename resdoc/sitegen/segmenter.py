@@ -17,7 +17,7 @@ from pathlib import Path
 
 import jieba
 
-from resdoc.build.examples import installed_versions
+from resdoc.sitegen.examples import installed_versions
 
 
 def start(tokenizer: jieba.Tokenizer, cache: Path) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import markdown
 
-from resdoc.build.examples import installed_versions
+from resdoc.sitegen.examples import installed_versions
 
 RENDERER = ("mkdocs-jupyter", "nbconvert", "pygments")
 # mkdocs-jupyter's own defaults, as its plugin passes them (it gives "" where nb2html has others)
