@@ -148,3 +148,36 @@ def test_nbconvert_markup_that_changed_fails_the_build_naming_the_patch(changed,
 def test_headings_that_do_not_match_the_table_of_contents_fail_the_build():
     with pytest.raises(markup.MarkupChanged, match="heading ids"):
         markup.heading_ids(NOTEBOOK, ["biao-ti", "second"], "e")
+
+
+# --- private reliances: present in the installed versions, and a loud error when gone -------
+
+
+def test_the_internals_the_build_relies_on_are_there():
+    """What docs-latest reports first when a new release drops one of them."""
+    import jieba
+    from mkdocs.structure.pages import Page
+    from mkdocs_static_i18n.plugin import I18n
+
+    i18n = I18n()
+    i18n.i18n_files_per_language.setdefault("zh", [])  # filled by its on_files
+    private.add_to_i18n_pages(i18n, "zh", ["page"])
+    assert i18n.i18n_files_per_language["zh"] == ["page"]
+    assert hasattr(Page, "present_anchor_ids")
+    assert callable(private.nb2html())
+    tokenizer = jieba.Tokenizer()
+    assert private.jieba_is_plain(tokenizer)
+
+
+@pytest.mark.parametrize(
+    ("call", "key"),
+    [
+        (lambda: private.add_to_i18n_pages(object(), "zh", []), "i18n-files"),
+        (lambda: private.render_with(object(), None, None), "page-render"),
+        (lambda: private.jieba_is_plain(object()), "jieba-dict"),
+        (lambda: private.jieba_dictionary(object()), "jieba-dict"),
+    ],
+)
+def test_a_missing_internal_fails_the_build_naming_its_entry(call, key):
+    with pytest.raises(private.PrivateAPIChanged, match=f"\\({key}: "):
+        call()

@@ -1,6 +1,6 @@
 """Example pages: mkdocs-jupyter's HTML for a notebook, and what the site changes in it.
 
-mkdocs-jupyter's converter (``mkdocs_jupyter.convert.nb2html``) renders each language's
+mkdocs-jupyter's converter (``mkdocs_jupyter.convert.nb2html``, see ``private.py``) renders each language's
 notebook. Importing it (nbconvert, jupytext) takes about a second, more than a warm build
 spends on every example page together, so it is imported only when a notebook changed; the
 HTML it made is kept beside the notebook, keyed by the notebook's bytes, the converter's
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import markdown
 
-from resdoc.sitegen import markup
+from resdoc.sitegen import markup, private
 from resdoc.sitegen.examples import installed_versions
 
 RENDERER = ("mkdocs-jupyter", "nbconvert", "pygments")
@@ -56,7 +56,7 @@ def render(notebook: Path) -> RenderedNotebook:
         record = json.loads(cached.read_text("utf-8"))
         if record.pop("key") == key:
             return RenderedNotebook(**record)
-    from mkdocs_jupyter.convert import nb2html  # slow to import: see the module docstring
+    nb2html = private.nb2html()  # slow to import: see the module docstring
 
     toc_tokens, title = _headings(notebook)
     rendered = RenderedNotebook(nb2html(str(notebook), **CONVERTER_OPTIONS), toc_tokens, title)
