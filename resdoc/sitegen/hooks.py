@@ -3,7 +3,7 @@
 mkdocs-static-i18n builds the site once per language: MkDocs runs every event below for the
 default language, then i18n's ``on_post_build`` runs them all again for each other language.
 What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` and dropped by
-``on_post_build``.
+``on_post_build`` (or ``on_build_error``).
 
 - ``on_config``: start jieba, the search index's Chinese segmenter, from the cache.
 - ``on_pre_build``: bring every example up to date (cached; see ``examples.py``); start a pass.
@@ -218,6 +218,11 @@ def on_post_page(output: str, page, config) -> str:
     label = SEARCH_LABEL[state.lang]
     where = page.file.src_uri
     return markup.material_page(output, where, len(state.prefixes), label, neighbours)
+
+
+def on_build_error(error) -> None:
+    global _pass
+    _pass = None  # a failed pass leaves nothing behind for the next build (mkdocs serve)
 
 
 def on_post_build(config) -> None:
