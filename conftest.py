@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import doctest
 import os
-import re
 from pathlib import Path
 
 from sybil import Region, Sybil
@@ -21,12 +20,12 @@ from sybil.parsers.abstract.doctest import DocTestStringParser
 from sybil.parsers.markdown import CodeBlockParser
 from sybil.parsers.rest import DocTestParser
 
-from resdoc.build.pages import snippet_text
+from resdoc.sitegen.conventions import SNIPPET
+from resdoc.sitegen.pages import snippet_text
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).parent
-INCLUDE = re.compile(r'^--8<--\s+"(?P<target>[^"]+)"\s*$')
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -34,7 +33,7 @@ def expand_includes(source: str) -> str:
     """The code a fence of ``--8<-- "file:section"`` lines shows on the page."""
     parts = []
     for line in filter(str.strip, source.splitlines()):
-        match = INCLUDE.match(line.strip())
+        match = SNIPPET.match(line)
         if not match:
             raise ValueError(f"mixes snippet includes with code: {line!r}")
         parts.append(snippet_text(ROOT, match["target"]))

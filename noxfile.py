@@ -1,4 +1,5 @@
-"""Sessions of the resdoc project: `nox -s docs`, `docs-live`, `tests`, `crossmachine`, `lint`.
+"""Sessions of the resdoc project: `nox -s docs`, `docs-live`, `tests`, `crossmachine`, `lint`,
+and `docs-latest` (the build against the newest releases of its dependencies).
 
 Every dependency is pinned in pyproject.toml (dependency groups); KaTeX comes from the
 npm registry through package.json / package-lock.json, with node and npm taken from PyPI.
@@ -10,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import nox
+from packaging.requirements import Requirement
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
@@ -87,6 +89,50 @@ def crossmachine(session: nox.Session) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
         env["RESDOC_CACHE_DIR"] = str(scratch / "cache")  # empty: every example runs
         session.run("mkdocs", "build", "--strict", "--site-dir", str(scratch / "site"), env=env)
+
+
+# What the site's build and its tests check, run by docs-latest against new releases.
+SITE_TESTS = (
+    "tests/test_machinery.py",
+    "tests/test_pages.py",
+    "tests/test_example_pages.py",
+    "tests/test_segmenter.py",
+    "tests/test_bad_input.py",
+    "tests/test_build.py",
+    "tests/test_links.py",
+    "tests/test_site_browser.py",
+)
+
+
+SHOW_VERSIONS = """
+import sys
+from importlib.metadata import version
+for name in sys.argv[1:]:
+    print(f"  {name:22s} {version(name)}")
+"""
+
+
+@nox.session(name="docs-latest", python="3.11")
+def docs_latest(session: nox.Session) -> None:
+    """The build, its build tests and browser tests with the newest release of every docs
+    dependency (unpinned, and their own dependencies upgraded too), so an upgrade's breakage
+    shows up as a named failure before anyone moves a pin. The science stays pinned (torch
+    2.13.0: another version is a multi-GB download), and so do the test tools."""
+    docs = [Requirement(spec).name for spec in nox.project.dependency_groups(PYPROJECT, "docs")]
+    tools = [
+        spec
+        for spec in nox.project.dependency_groups(PYPROJECT, "test")
+        if Requirement(spec).name not in docs
+    ]
+    session.install("--upgrade", "--upgrade-strategy", "eager", "-e", ".", *docs, *tools)
+    session.run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error", silent=True)
+    # what this run got: the docs dependencies, and the ones whose markup or API they pass on
+    shown = [*docs, "nbconvert", "markdown", "pygments", "jinja2"]
+    session.run("python", "-c", SHOW_VERSIONS, *shown, silent=False)
+    site = Path(session.create_tmp()) / "site"
+    session.run("mkdocs", "build", "--strict", "--site-dir", str(site), env=BUILD_ENV)
+    env = {**BUILD_ENV, "RESDOC_TEST_SITE": str(site)}
+    session.run("pytest", "-p", "no:cacheprovider", *SITE_TESTS, *session.posargs, env=env)
 
 
 @nox.session(python="3.11")

@@ -6,7 +6,7 @@ Each start runs in a fresh process, as a build does, and times only the dictiona
 
 - ``jieba``: ``jieba.initialize()``, which reads jieba's own cache (a ``marshal`` file in
   the temp folder, made by the first start);
-- ``pickle``: ``resdoc.build.segmenter.start``, which reads the build's pickle of the same
+- ``pickle``: ``resdoc.sitegen.segmenter.start``, which reads the build's pickle of the same
   prefix dictionary (made by the first start into a scratch folder).
 
 Prints the median and range of each in seconds, and their ratio.
@@ -28,7 +28,7 @@ TIMED = """
 import sys, time
 from pathlib import Path
 import jieba
-from resdoc.build import segmenter
+from resdoc.sitegen import segmenter
 jieba.setLogLevel(60)
 started = time.perf_counter()
 {start}

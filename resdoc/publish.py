@@ -11,7 +11,7 @@ the example stops at the claim's line, so the build fails and the sentence is ne
 beside numbers that contradict it.
 
 Outputs go to ``$RESDOC_OUTPUT_DIR`` (set by the build), or to
-``build/examples/<example>/`` when a script is run by hand.
+``.cache/hand-run/<example>/`` when a script is run by hand.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def example_name() -> str:
 
 
 def output_dir() -> Path:
-    path = Path(os.environ.get("RESDOC_OUTPUT_DIR") or Path("build", "examples", example_name()))
+    path = Path(os.environ.get("RESDOC_OUTPUT_DIR") or Path(".cache", "hand-run", example_name()))
     path.mkdir(parents=True, exist_ok=True)
     return path
 

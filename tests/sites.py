@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import yaml
-from mkdocs.utils.yaml import yaml_load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,9 +68,13 @@ def copy_project(dest: Path, with_content: bool = True) -> Path:
 def tiny_site(dest: Path) -> Path:
     """A two-page, one-example site built with the real configuration and hooks."""
     copy_project(dest, with_content=False)
-    config = yaml_load((dest / "mkdocs.yml").read_text("utf-8"))  # MkDocs' loader knows !ENV
-    config["nav"] = ["index.md", "examples/tiny.ipynb"]
-    (dest / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    # the real configuration with a nav of its own: `nav:` is its last section, replaced as
+    # text (a YAML round trip would lose MkDocs' !ENV tags)
+    config = (dest / "mkdocs.yml").read_text("utf-8")
+    head, nav, rest = config.partition("\nnav:\n")
+    assert nav and not re.search(r"^\S", rest, re.M), "mkdocs.yml: `nav:` must be the last section"
+    nav = "\nnav:\n  - index.md\n  - examples/tiny.ipynb\n"
+    (dest / "mkdocs.yml").write_text(head + nav, "utf-8")
     (dest / "docs").mkdir()
     shutil.copytree(ROOT / "docs" / "assets", dest / "docs" / "assets")
     for lang, text in TINY_PAGE.items():

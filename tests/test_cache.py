@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from resdoc.build.examples import ExampleError, ExampleRunner
+from resdoc.sitegen.examples import ExampleError, ExampleRunner
 from tests.sites import copy_project
 
 pytestmark = pytest.mark.slow
@@ -69,7 +69,7 @@ def test_editing_the_script_reruns_it_and_results_follow(project):
 
 def test_a_changed_dependency_pin_reruns_everything_and_says_which(project, monkeypatch):
     run(project)
-    from resdoc.build import examples
+    from resdoc.sitegen import examples
 
     real = examples.environment
     monkeypatch.setattr(examples, "environment", lambda root: {**real(root), "torch": "9.9"})

@@ -4,7 +4,7 @@ import mkdocs_jupyter.convert
 import nbformat
 import pytest
 
-from resdoc.build import example_pages
+from resdoc.sitegen import example_pages, markup
 
 
 @pytest.fixture
@@ -62,5 +62,6 @@ def test_converts_again_only_when_the_notebook_or_the_options_change(
 
 def test_split_styles_keeps_everything_but_the_style_blocks():
     html = '<p>a</p><style type="text/css">\n.x{}\n</style><p>b</p><style>.y{}</style>'
-    assert example_pages.split_styles(html) == ("<p>a</p><p>b</p>", "\n.x{}\n\n.y{}")
-    assert example_pages.split_styles("<p>no style</p>") == ("<p>no style</p>", "")
+    assert markup.split_styles(html, "p") == ("<p>a</p><p>b</p>", "\n.x{}\n\n.y{}")
+    with pytest.raises(markup.MarkupChanged, match="p: nbconvert .* inlined no <style> block"):
+        markup.split_styles("<p>no style</p>", "p")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from resdoc.build.figures import size_figures, svg_size
+from resdoc.sitegen.figures import size_figures, svg_size
 
 SVG = '<?xml version="1.0"?>\n<svg width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg"></svg>'
 

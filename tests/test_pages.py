@@ -2,7 +2,7 @@
 
 import pytest
 
-from resdoc.build.pages import PageError, check_snippets, fill_results, mark_measured, plain_text
+from resdoc.sitegen.pages import PageError, check_snippets, fill_results, mark_measured, plain_text
 
 RESULTS = {
     "demo": {
@@ -31,7 +31,7 @@ def test_claim_placeholder_shows_the_sentence_in_the_page_language_with_its_numb
 def test_measured_numbers_become_focusable_with_provenance_and_plain_in_attributes():
     filled = fill_results("{{ result:demo/norm }}", "p.md", RESULTS)
     html = f'<p><img alt="n = {filled}"> n = {filled}</p>'
-    marked = mark_measured(html, lambda ref: f"from {ref} & co")
+    marked = mark_measured(html, lambda ref: f"from {ref} & co", expected=2, page="p.md")
     assert marked == (
         '<p><img alt="n = 1.500"> n = '
         '<span class="rd-measured" tabindex="0" title="from demo/norm &amp; co">1.500</span></p>'
@@ -61,3 +61,21 @@ def test_snippet_checks(tmp_path):
         check_snippets('--8<-- "code.py:other"', "p.md", tmp_path)
     with pytest.raises(PageError, match="p.md: snippet 'gone.py' not found"):
         check_snippets('--8<-- "gone.py"', "p.md", tmp_path)
+
+
+def test_a_measured_text_broken_up_by_code_line_anchors_is_shown_without_markers():
+    results = {"demo": {"out": {"value": "a\nb", "text": "a\nb", "seeds": None}}}
+    filled = fill_results("{{ result:demo/out }}", "p.md", results)
+    lines = filled.replace("\n", '\n<a id="line-2"></a>')  # as pymdownx.highlight numbers lines
+    assert mark_measured(f"<code>{lines}</code>", str, 1, "p.md") == (
+        '<code>a\n<a id="line-2"></a>b</code>'
+    )
+
+
+def test_a_measured_number_that_markdown_split_or_dropped_fails_the_build():
+    filled = fill_results("{{ result:demo/norm }}", "p.md", RESULTS)
+    split = filled.replace("\ue001", "</em>\ue001")  # a tag between the marker's parts
+    with pytest.raises(PageError, match="p.md: 1 measured number"):
+        mark_measured(f"<p><em>{split}</p>", str, expected=1, page="p.md")
+    with pytest.raises(PageError, match="p.md: 2 measured number"):
+        mark_measured(f"<p>{filled}</p>", str, expected=2, page="p.md")  # one was dropped

@@ -1,6 +1,6 @@
 """Reading examples: cells keep their script line numbers and language tags."""
 
-from resdoc.build.script import docstring_title, read_cells
+from resdoc.sitegen.script import read_cells
 
 SCRIPT = '''"""Title zh · Title en."""
 
@@ -28,4 +28,3 @@ def test_cells_keep_line_numbers_and_metadata(tmp_path):
     assert en.metadata == {"lang": "en"} and en.source == "# Title"
     assert code.kind == "code" and code.source == "x = 1\nprint(x)"
     assert SCRIPT.splitlines()[code.first_line - 1] == "x = 1"
-    assert docstring_title(path) == "Title zh · Title en."

@@ -170,3 +170,32 @@ def test_two_panel_figures_scroll_on_a_phone_and_fit_on_a_desktop(open_page, url
     page, _ = open_page(url, **DESKTOP)
     for width, shown, scrolls in page.evaluate(WIDE_FIGURES):
         assert width <= shown and scrolls <= shown
+
+
+def _typeset(page) -> dict:
+    return page.evaluate(
+        """() => ({spans: document.querySelectorAll('.arithmatex').length,
+                   typeset: document.querySelectorAll('.arithmatex .katex').length})"""
+    )
+
+
+def test_following_links_keeps_math_the_explorer_and_the_language_switch_working(open_page, server):
+    """Pages reached by following links (Material's instant navigation, when it is on, swaps
+    the page without reloading it) are typeset, run the explorer, and switch language."""
+    page, watch = open_page("chapters/00-python-demo/")
+    page.click('a.md-nav__link[href$="03-gradient-flow/"]')
+    page.wait_for_url(server + "chapters/03-gradient-flow/")
+    page.wait_for_function("() => document.querySelectorAll('.arithmatex .katex').length > 0")
+    math = _typeset(page)
+    assert math["spans"] > 0 and math["typeset"] == math["spans"]
+    page.wait_for_load_state("networkidle")  # leaving a page cancels what it still loads
+    page.click('a.md-nav__link[href$="explorer/"]')
+    page.wait_for_url(server + "explorer/")
+    page.wait_for_selector("#explorer svg")  # the explorer drew its chart
+    page.wait_for_load_state("networkidle")
+    page.hover(".md-header .md-select")  # the language menu opens on hover
+    page.click('a.md-select__link[hreflang="en"]')
+    page.wait_for_url(server + "en/explorer/")
+    page.wait_for_selector("#explorer svg")
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    assert watch.errors == []

@@ -2,24 +2,31 @@
 
 import pytest
 
-from resdoc.build.translations import ROOT_DOCS, behind, check, missing_twins, structure, sync
+from resdoc.sitegen.translations import (
+    ROOT_DOCS,
+    check,
+    lagging_pages,
+    missing_twins,
+    structure,
+    sync,
+)
 
 
 def test_the_site_has_every_twin_the_same_structure_and_no_translation_behind():
     assert check(ROOT_DOCS) == []
 
 
-def test_structure_lists_anchors_formulas_figures_snippets_and_results_in_order():
+def test_structure_lists_anchors_formulas_figures_snippets_and_placeholders_in_order():
     page = (
         "# T { #top }\n\n$$a+b$$\n\n![x](../figures/e/f.svg)\n\n"
-        '```python\n--8<-- "resdoc/m.py:s"\n```\n\n{{ result:e/k }} {{ result:e/j }}\n'
+        '```python\n--8<-- "resdoc/m.py:s"\n```\n\n{{ result:e/k }} {{ claim:e/c }} {{ result:e/j }}\n'
     )
     assert structure(page) == {
         "anchor": ["top"],
         "formula": ["a+b"],
         "figure": ["../figures/e/f.svg"],
         "snippet": ["resdoc/m.py:s"],
-        "result": ["e/k", "e/j"],
+        "placeholder": ["result:e/k", "claim:e/c", "result:e/j"],
     }
 
 
@@ -32,12 +39,12 @@ def docs(tmp_path):
 
 
 def test_a_change_to_one_side_puts_the_other_behind(docs):
-    assert behind(docs, "p") is None
+    assert lagging_pages(docs) == {}
     (docs / "p.zh.md").write_text("# 页 { #p }\n\n新的一段。{{ result:e/k }}\n", "utf-8")
-    assert behind(docs, "p") == "en"
+    assert lagging_pages(docs) == {"p": "en"}
     assert any("p.en.md: translation is behind" in problem for problem in check(docs))
     (docs / "p.en.md").write_text("# Page { #p }\n\nA new paragraph. {{ result:e/k }}\n", "utf-8")
-    assert behind(docs, "p") is None  # both changed: no notice for readers ...
+    assert lagging_pages(docs) == {}  # both changed: no notice for readers ...
     assert any(
         "both changed" in problem for problem in check(docs)
     )  # ... but the check asks for a sync

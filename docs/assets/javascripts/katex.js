@@ -1,7 +1,9 @@
 // Render the formulas that pymdownx.arithmatex marked (generic mode), and the $…$
 // of notebook cells on example pages, with the KaTeX bundled from node_modules.
-document.addEventListener("DOMContentLoaded", function () {
+// Material's document$ emits once per page: on load, and after each instant navigation.
+document$.subscribe(function () {
   for (const element of document.querySelectorAll(".arithmatex")) {
+    if (element.querySelector(".katex")) continue; // typeset already
     const text = element.textContent;
     const display = text.startsWith("\\[");
     katex.render(text.slice(2, -2), element, { displayMode: display, throwOnError: false });

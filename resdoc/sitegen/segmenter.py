@@ -17,7 +17,8 @@ from pathlib import Path
 
 import jieba
 
-from resdoc.build.examples import installed_versions
+from resdoc.sitegen import private
+from resdoc.sitegen.examples import installed_versions
 
 
 def start(tokenizer: jieba.Tokenizer, cache: Path) -> None:
@@ -26,21 +27,22 @@ def start(tokenizer: jieba.Tokenizer, cache: Path) -> None:
     Only jieba's bundled dictionary is kept: a tokenizer given another dictionary
     starts the usual way.
     """
-    if tokenizer.initialized or tokenizer.dictionary is not None:
+    if not private.jieba_is_plain(tokenizer):
         return
     # the bundled dictionary ships inside the package, so its version names it
     version = installed_versions(("jieba",))["jieba"]
     path = cache / f"jieba-{version}-prefix-dict.pickle"
     try:
-        tokenizer.FREQ, tokenizer.total = pickle.loads(path.read_bytes())
-        tokenizer.initialized = True
-        return
+        dictionary = pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError, ValueError):
         pass  # not made yet, or damaged: made again below
+    else:
+        private.jieba_start(tokenizer, dictionary)
+        return
     tokenizer.initialize()
     cache.mkdir(parents=True, exist_ok=True)
     # written whole, then renamed: a build running beside this one never reads half a file
     fd, partial = tempfile.mkstemp(dir=cache)
     with os.fdopen(fd, "wb") as file:
-        pickle.dump((tokenizer.FREQ, tokenizer.total), file, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(private.jieba_dictionary(tokenizer), file, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(partial, path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -66,9 +65,3 @@ def read_cells(path: Path) -> list[Cell]:
             body.append(line)
     close()
     return cells
-
-
-def docstring_title(path: Path) -> str:
-    """The first line of the script's docstring."""
-    doc = ast.get_docstring(ast.parse(path.read_text("utf-8"))) or ""
-    return doc.strip().splitlines()[0] if doc.strip() else path.stem

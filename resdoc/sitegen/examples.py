@@ -34,6 +34,7 @@ from importlib import metadata
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from packaging.requirements import Requirement
 
 MANIFEST = "manifest.json"
 RUN_LOG = "runs.log"  # one line per execution: what the tests and benchmarks count
@@ -61,8 +62,10 @@ class Example:
         path = self.output / "modules.json"
         return json.loads(path.read_text("utf-8")).get("provenance", {}) if path.exists() else {}
 
-    def figures(self) -> list[Path]:
-        return sorted((self.output / "figures").glob("*.svg"))
+    def figure_names(self) -> list[str]:
+        """The figures it published (each saved once per language, ``<name>.<lang>.svg``)."""
+        svgs = (self.output / "figures").glob("*.svg")
+        return sorted({svg.name.removesuffix(".svg").rsplit(".", 1)[0] for svg in svgs})
 
 
 def _sha(data: bytes) -> str:
@@ -101,7 +104,7 @@ def environment(root: Path) -> dict[str, str]:
     """What an example's numbers depend on besides the files it read: Python, the CPU kernels
     and the installed version of every dependency pinned in pyproject.toml."""
     project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
-    names = sorted(spec.split("==")[0].strip() for spec in project["dependencies"])
+    names = sorted(Requirement(spec).name for spec in project["dependencies"])
     return {"Python": sys.version, "CPU kernels": cpu_kernels(), **installed_versions(tuple(names))}
 
 
@@ -186,7 +189,7 @@ class ExampleRunner:
                 [
                     sys.executable,
                     "-m",
-                    "resdoc.build.cellrun",
+                    "resdoc.sitegen.cellrun",
                     example.script.as_posix(),
                     str(scratch),
                 ],

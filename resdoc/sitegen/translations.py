@@ -2,12 +2,12 @@
 
 Every page exists as ``name.zh.md`` and ``name.en.md``. The pair must have the same
 structure — heading anchors, display formulas, figures, snippet includes and result
-references, in the same order. ``docs/translations.json`` records the hash of both files
+and claim references, in the same order. ``docs/translations.json`` records the hash of both files
 when they were last known to agree; when one side changes and the other does not, the
 other side is *behind*: its page shows readers a notice and ``check`` reports it.
 
-    python -m resdoc.build.translations check          # report missing twins, structure, behind
-    python -m resdoc.build.translations sync PAGE...   # record PAGE's pair as agreeing
+    python -m resdoc.sitegen.translations check          # report missing twins, structure, behind
+    python -m resdoc.sitegen.translations sync PAGE...   # record PAGE's pair as agreeing
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import re
 import sys
 from pathlib import Path
 
-LANGUAGES = ("zh", "en")
+from resdoc.sitegen.conventions import LANGUAGES, PLACEHOLDER, SNIPPET
+
 RECORD = "translations.json"
 ROOT_DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -26,8 +27,8 @@ _STRUCTURE = {
     "anchor": re.compile(r"^#{1,6} .*\{ *#([\w-]+) *\}", re.M),
     "formula": re.compile(r"\$\$(.+?)\$\$", re.S),
     "figure": re.compile(r"!\[[^\]]*\]\(([^)\s]+\.svg)\)"),
-    "snippet": re.compile(r'--8<--\s+"([^"]+)"'),
-    "result": re.compile(r"\{\{\s*result\s*:\s*([^\s}]+)\s*\}\}"),
+    "snippet": SNIPPET,
+    "placeholder": PLACEHOLDER,
 }
 
 
@@ -53,6 +54,7 @@ def missing_twins(docs: Path) -> list[str]:
 def structure(markdown: str) -> dict[str, list[str]]:
     """The language-independent skeleton of a page, in order of appearance."""
     skeleton = {kind: pattern.findall(markdown) for kind, pattern in _STRUCTURE.items()}
+    skeleton["placeholder"] = [f"{kind}:{ref}" for kind, ref in skeleton["placeholder"]]
     skeleton["formula"] = [re.sub(r"\s+", "", f) for f in skeleton["formula"]]
     return skeleton
 
@@ -78,11 +80,6 @@ def _lagging(files: dict[str, Path], recorded: dict | None) -> str | None:
         return "en"  # never recorded as translated: the source language is zh
     changed = [lang for lang in LANGUAGES if _sha(files[lang]) != recorded[lang]]
     return LANGUAGES[1 - LANGUAGES.index(changed[0])] if len(changed) == 1 else None
-
-
-def behind(docs: Path, page: str) -> str | None:
-    """The language whose translation lags behind its twin, or None when they agree."""
-    return _lagging(pairs(docs).get(page, {}), load_record(docs).get(page))
 
 
 def lagging_pages(docs: Path) -> dict[str, str]:
@@ -111,12 +108,12 @@ def check(docs: Path) -> list[str]:
         if lagging:
             problems.append(
                 f"{files[lagging]}: translation is behind its twin "
-                f"(update it, then `python -m resdoc.build.translations sync {page}`)"
+                f"(update it, then `python -m resdoc.sitegen.translations sync {page}`)"
             )
         elif record[page] != {lang: _sha(files[lang]) for lang in LANGUAGES}:
             problems.append(
                 f"{files['zh']} and {files['en']} both changed since they were last recorded as agreeing: "
-                f"check they say the same thing, then `python -m resdoc.build.translations sync {page}`"
+                f"check they say the same thing, then `python -m resdoc.sitegen.translations sync {page}`"
             )
     return problems
 

@@ -1,6 +1,6 @@
 """Example pages: mkdocs-jupyter's HTML for a notebook, and what the site changes in it.
 
-mkdocs-jupyter's converter (``mkdocs_jupyter.convert.nb2html``) renders each language's
+mkdocs-jupyter's converter (``mkdocs_jupyter.convert.nb2html``, see ``private.py``) renders each language's
 notebook. Importing it (nbconvert, jupytext) takes about a second, more than a warm build
 spends on every example page together, so it is imported only when a notebook changed; the
 HTML it made is kept beside the notebook, keyed by the notebook's bytes, the converter's
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import markdown
 
-from resdoc.build.examples import installed_versions
+from resdoc.sitegen import markup, private
+from resdoc.sitegen.examples import installed_versions
 
 RENDERER = ("mkdocs-jupyter", "nbconvert", "pygments")
 # mkdocs-jupyter's own defaults, as its plugin passes them (it gives "" where nb2html has others)
@@ -56,7 +56,7 @@ def render(notebook: Path) -> RenderedNotebook:
         record = json.loads(cached.read_text("utf-8"))
         if record.pop("key") == key:
             return RenderedNotebook(**record)
-    from mkdocs_jupyter.convert import nb2html  # slow to import: see the module docstring
+    nb2html = private.nb2html()  # slow to import: see the module docstring
 
     toc_tokens, title = _headings(notebook)
     rendered = RenderedNotebook(nb2html(str(notebook), **CONVERTER_OPTIONS), toc_tokens, title)
@@ -77,60 +77,18 @@ DOWNLOAD_LABELS = {
     ),
 }
 
-_EXTERNAL_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.S)
-_MATHJAX_CONFIG = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
-# nbconvert's mermaid loader imports mermaid from a CDN when a notebook has diagrams; ours have none.
-_MERMAID_LOADER = re.compile(
-    r"<script type=\"module\">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>", re.S
-)
-_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)</h\1>', re.S)
-
-
-def split_styles(html: str) -> tuple[str, str]:
-    """The page without its inline <style> blocks, and their CSS: nbconvert inlines the
-    same ~600 kB of notebook CSS into every page, which the site serves once instead."""
-    # str.find, not a regular expression: a lazy `.*?` over 600 kB took 20 ms a page
-    kept, css, pos = [], [], 0
-    while (start := html.find("<style", pos)) != -1:
-        body = html.index(">", start) + 1
-        end = html.index("</style>", body)
-        kept.append(html[pos:start])
-        css.append(html[body:end])
-        pos = end + len("</style>")
-    kept.append(html[pos:])
-    return "".join(kept), "\n".join(css)
-
 
 def heading_ids(toc) -> list[str]:
     """The ids of a table of contents' headings, in page order."""
     return [id_ for item in toc for id_ in [item.id, *heading_ids(item.children)]]
 
 
-def _match_heading_ids(html: str, toc) -> str:
-    """nbconvert drops Chinese from heading ids (leaving id=""), while the page's table of
-    contents links to python-markdown's ids: give the headings, in order, the TOC's ids."""
-    ids = iter(heading_ids(toc))
-
-    def rename(match: re.Match) -> str:
-        id_ = next(ids, None)
-        if id_ is None:
-            return match[0]
-        inner = re.sub(r'(class="anchor-link" href=")#[^"]*"', rf'\1#{id_}"', match[2])
-        return f'<h{match[1]} id="{id_}">{inner}</h{match[1]}>'
-
-    return _HEADING.sub(rename, html)
-
-
-def page_body(html: str, toc, example: str, lang: str, css_href: str | None) -> str:
-    """What the site shows of a rendered notebook: downloads on top, the shared notebook
-    CSS, headings the TOC can reach, and nothing loaded from outside the site."""
-    html = _match_heading_ids(html, toc)
-    # long code lines scroll sideways: a keyboard user must be able to focus the cell to scroll it
-    html = html.replace(
-        '<div class="highlight-ipynb hl-python">',
-        '<div class="highlight-ipynb hl-python" tabindex="0">',
-    )
-    html = _MERMAID_LOADER.sub("", _MATHJAX_CONFIG.sub("", _EXTERNAL_SCRIPT.sub("", html)))
+def page_body(html: str, toc, example: str, lang: str, css_href: str | None, where: str) -> str:
+    """What the site shows of a rendered notebook (its inline styles already split off):
+    downloads on top, the shared notebook CSS, headings the TOC can reach, and nothing
+    loaded from outside the site. ``where`` names the page in errors."""
+    html = markup.heading_ids(html, heading_ids(toc), where)
+    html = markup.notebook_page(html, where)
     script_label, notebook_label, produced = DOWNLOAD_LABELS[lang]
     if css_href:
         html = f'<link rel="stylesheet" href="{css_href}">' + html

@@ -1,6 +1,6 @@
 """Execute an example script cell by cell, as a notebook would, and save the notebook.
 
-Run by the build in a fresh process: ``python -m resdoc.build.cellrun SCRIPT OUTDIR``.
+Run by the build in a fresh process: ``python -m resdoc.sitegen.cellrun SCRIPT OUTDIR``.
 Each cell is compiled under the script's own file name and line numbers, so a traceback
 points at ``examples/<name>.py:<line>``. Writes to OUTDIR:
 
@@ -24,8 +24,8 @@ from pathlib import Path
 import nbformat
 
 from resdoc import publish
-from resdoc.build.notebooks import FIGURE_MIME
-from resdoc.build.script import read_cells
+from resdoc.sitegen.notebooks import FIGURE_MIME
+from resdoc.sitegen.script import read_cells
 
 
 def _show_figure(outputs: list, record: dict) -> None:

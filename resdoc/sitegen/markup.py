@@ -1,0 +1,180 @@
+"""Every change the site makes to other packages' HTML, each one counted.
+
+Material for MkDocs and nbconvert (through mkdocs-jupyter) write markup the site fixes up
+with regular expressions. Markup is not an API: an upgrade can rename a class and a patch
+would silently stop doing anything. So each patch says how many matches it expects on a
+page, and a page where it finds another number fails the build with :class:`MarkupChanged`,
+naming the patch, the package and the version the patch was written against.
+
+>>> Patch("a greeting", "nbconvert", re.compile("hello"), "hi").apply("hello", 1, "p.md")
+'hi'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mkdocs.exceptions import PluginError
+
+from resdoc.sitegen.examples import installed_versions
+
+ANY = range(1, 1_000_000)  # "at least once"
+
+
+class MarkupChanged(PluginError):
+    """A patch found more or fewer matches than it expects: the patched markup changed."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    purpose: str  # what the patch is for, in the error message
+    package: str  # whose markup it patches
+    pattern: re.Pattern
+    replacement: str | Callable[[re.Match], str]
+
+    def apply(self, text: str, expected: int | range, where: str) -> str:
+        """``text`` patched; raises :class:`MarkupChanged` unless the match count is ``expected``."""
+        patched, found = self.pattern.subn(self.replacement, text)
+        if found not in (expected if isinstance(expected, range) else (expected,)):
+            wanted = f"at least {expected.start}" if isinstance(expected, range) else str(expected)
+            version = installed_versions((self.package,))[self.package]
+            raise MarkupChanged(
+                f"{where}: the markup patch for {self.purpose} expects {wanted} match(es) of "
+                f"{self.pattern.pattern!r} in {self.package}'s HTML and found {found} "
+                f"({self.package} {version} installed; see pyproject.toml for the pinned one). "
+                "Update the patch in resdoc/sitegen/markup.py to the new markup, or remove it "
+                "if the new version no longer needs it."
+            )
+        return patched
+
+
+# --- Material for MkDocs (every page) --------------------------------------------------------
+
+# Material fetches "sitemap.xml" next to every <link rel="alternate"> in the page head to map
+# pages between languages. mkdocs-static-i18n points those links at the page itself, so each
+# page would request a non-existent <page>/sitemap.xml (a 404 per page and language). The
+# header's language switcher carries the same per-page links, so the head links go: one per
+# language.
+HEAD_ALTERNATES = Patch(
+    "the head's language alternates (404s for <page>/sitemap.xml)",
+    "mkdocs-material",
+    re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">'),
+    "",
+)
+
+# Accessibility (axe-core, tests/test_site_browser.py): the search dialog needs a name ...
+SEARCH_DIALOG = Patch(
+    "the search dialog's accessible name",
+    "mkdocs-material",
+    re.compile(r'(<div class="md-search" data-md-component="search" role="dialog")'),
+    r'\1 aria-label="{label}"',
+)
+
+# ... and the footer's previous/next links have an aria-label that differs from their
+# visible text: without it, their text names them (one link per neighbouring page).
+FOOTER_LABELS = Patch(
+    "the footer links' accessible names",
+    "mkdocs-material",
+    re.compile(r'(class="md-footer__link md-footer__link--(?:prev|next)") aria-label="[^"]*"'),
+    r"\1",
+)
+
+
+def material_page(html: str, where: str, languages: int, label: str, neighbours: int) -> str:
+    """Material's page markup, fixed: ``languages`` head alternates removed, the search dialog
+    named ``label``, ``neighbours`` footer links (previous and next pages) named by their text."""
+    head, end_of_head, body = html.partition("</head>")
+    head = HEAD_ALTERNATES.apply(head, languages, where)
+    search = Patch(
+        SEARCH_DIALOG.purpose,
+        SEARCH_DIALOG.package,
+        SEARCH_DIALOG.pattern,
+        SEARCH_DIALOG.replacement.format(label=label),
+    )
+    body = search.apply(body, 1, where)
+    return head + end_of_head + FOOTER_LABELS.apply(body, neighbours, where)
+
+
+# --- nbconvert, through mkdocs-jupyter (example pages) --------------------------------------
+
+# nbconvert configures MathJax (from a CDN, or an empty src as mkdocs-jupyter sets it); the
+# site typesets notebook math with its own KaTeX (docs/assets/javascripts/katex.js).
+MATHJAX_CONFIG = Patch(
+    "nbconvert's MathJax loader",
+    "nbconvert",
+    re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S),
+    "",
+)
+# nbconvert's mermaid loader imports mermaid from a CDN when a notebook has diagrams; ours have none.
+MERMAID_LOADER = Patch(
+    "nbconvert's mermaid loader (a CDN import)",
+    "nbconvert",
+    re.compile(
+        r"<script type=\"module\">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>", re.S
+    ),
+    "",
+)
+# Any other script from outside the site: there is none today, and a new one fails the build
+# rather than being dropped silently (the page may need it: decide, then patch).
+CDN_SCRIPTS = Patch(
+    "scripts loaded from outside the site",
+    "nbconvert",
+    re.compile(r"<script[^>]*\bsrc=\"(?:https?:)?//[^\"]*\"[^>]*>\s*</script>", re.S),
+    "",
+)
+# Long code lines scroll sideways: a keyboard user must be able to focus the cell to scroll it.
+CODE_CELLS = Patch(
+    "keyboard focus on code cells",
+    "nbconvert",
+    re.compile(r'<div class="highlight-ipynb hl-python">'),
+    '<div class="highlight-ipynb hl-python" tabindex="0">',
+)
+HEADINGS = re.compile(r'<h([1-6]) id="[^"]*">(.*?)</h\1>', re.S)
+
+
+def heading_ids(html: str, ids: list[str], where: str) -> str:
+    """nbconvert drops Chinese from heading ids (leaving id=""), while the page's table of
+    contents links to python-markdown's ids: give the headings, in order, the TOC's ids."""
+    remaining = iter(ids)
+
+    def rename(match: re.Match) -> str:
+        id_ = next(remaining, None)
+        if id_ is None:  # more headings than the TOC has: counted, and the build fails
+            return match[0]
+        inner = re.sub(r'(class="anchor-link" href=")#[^"]*"', rf'\1#{id_}"', match[2])
+        return f'<h{match[1]} id="{id_}">{inner}</h{match[1]}>'
+
+    patch = Patch("heading ids matching the table of contents", "nbconvert", HEADINGS, rename)
+    return patch.apply(html, len(ids), where) if ids else html
+
+
+def notebook_page(html: str, where: str) -> str:
+    """nbconvert's page without anything it would load from outside the site."""
+    html = MATHJAX_CONFIG.apply(html, 1, where)
+    html = MERMAID_LOADER.apply(html, 1, where)
+    html = CDN_SCRIPTS.apply(html, 0, where)
+    return CODE_CELLS.apply(html, ANY, where)
+
+
+def split_styles(html: str, where: str) -> tuple[str, str]:
+    """The page without its inline <style> blocks, and their CSS: nbconvert inlines the
+    same ~600 kB of notebook CSS into every page, which the site serves once instead."""
+    # str.find, not a regular expression: a lazy `.*?` over 600 kB took 20 ms a page
+    kept, css, pos = [], [], 0
+    while (start := html.find("<style", pos)) != -1:
+        body = html.index(">", start) + 1
+        end = html.index("</style>", body)
+        kept.append(html[pos:start])
+        css.append(html[body:end])
+        pos = end + len("</style>")
+    kept.append(html[pos:])
+    if not css:
+        version = installed_versions(("nbconvert",))["nbconvert"]
+        raise MarkupChanged(
+            f"{where}: nbconvert {version} inlined no <style> block: the notebook CSS the site "
+            "serves once (assets/stylesheets/notebook.css) would be empty. Update split_styles "
+            "in resdoc/sitegen/markup.py."
+        )
+    return "".join(kept), "\n".join(css)

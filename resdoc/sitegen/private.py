@@ -1,0 +1,150 @@
+"""Every reliance of the site machinery on another package's internals, in one place.
+
+Where a public way exists the machinery uses it (the page language from
+``config.theme["language"]``, generated files from ``File.generated``, the languages from
+the i18n plugin's configuration, Material's ``document$`` to typeset math). What remains is
+below: each entry says what is used, from which pinned version, why, and what would replace
+it; the code touches those internals only through the functions of this module, and each
+function fails with :class:`PrivateAPIChanged`, naming its entry, when an upgrade removed
+what it uses (``nox -s docs-latest`` runs the build against the newest releases weekly).
+Markup patches (regular expressions over Material's and nbconvert's HTML) are in
+``markup.py``, each counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mkdocs.exceptions import PluginError
+
+
+@dataclass(frozen=True)
+class Reliance:
+    what: str
+    package: str  # as pinned in pyproject.toml
+    why: str
+    replacement: str
+
+
+PRIVATE = {
+    "i18n-order": Reliance(
+        "the hooks' on_files runs at priority -200, after mkdocs-static-i18n's on_files (-100)",
+        "mkdocs-static-i18n==1.3.1",
+        "i18n re-creates every file in its on_files; generated files added before it are "
+        "dropped or placed in the wrong language",
+        "i18n accepting generated files (File.generated) for the language being built",
+    ),
+    "i18n-files": Reliance(
+        "mkdocs-static-i18n's per-language page list (plugin.i18n_files_per_language)",
+        "mkdocs-static-i18n==1.3.1",
+        "i18n writes the sitemap (and its alternates) from this list; without the generated "
+        "example pages in it, a published sitemap misses them",
+        "i18n discovering generated pages itself, or the site writing its own sitemap",
+    ),
+    "i18n-file-attrs": Reliance(
+        "locale, locale_alternate_of and alternates set on generated example pages",
+        "mkdocs-static-i18n==1.3.1",
+        "i18n's language switcher and sitemap read them from its own file class (I18nFile)",
+        "a public i18n API to declare a generated page's language and twin",
+    ),
+    "page-render": Reliance(
+        "Page.render replaced on an example page's instance, present_anchor_ids set by hand",
+        "mkdocs==1.6.1",
+        "an example page is HTML rendered by mkdocs-jupyter, not Markdown; strict builds "
+        "check links into it against present_anchor_ids (mkdocs-jupyter's plugin does the same)",
+        "a MkDocs API for pages whose HTML a plugin provides",
+    ),
+    "nb2html": Reliance(
+        "mkdocs_jupyter.convert.nb2html, the converter its plugin calls (not exported)",
+        "mkdocs-jupyter==0.26.3",
+        "the plugin, listed in mkdocs.yml, would import nbconvert on every build (about a "
+        "second); called directly it is imported only when a notebook changed",
+        "nbconvert's HTMLExporter with mkdocs-jupyter's template (a public API, other markup)",
+    ),
+    "jieba-dict": Reliance(
+        "jieba.Tokenizer's FREQ, total, initialized and dictionary",
+        "jieba==0.42.1",
+        "jieba loads its 500,000-word prefix dictionary from a marshal file in about a second; "
+        "the build hands it a pickle of the same dictionary, four times faster",
+        "jieba loading its dictionary faster itself (or a search that does not need it)",
+    ),
+}
+
+
+class PrivateAPIChanged(PluginError):
+    def __init__(self, key: str, detail: str):
+        entry = PRIVATE[key]
+        super().__init__(
+            f"{entry.package.split('==')[0]} changed an internal the site relies on "
+            f"({key}: {entry.what}): {detail}. Written against {entry.package}; why: {entry.why}. "
+            f"See resdoc/sitegen/private.py."
+        )
+
+
+AFTER_I18N = -200  # PRIVATE["i18n-order"]
+
+
+def add_to_i18n_pages(i18n, lang: str, pages: list) -> None:
+    """PRIVATE["i18n-files"]: list generated pages with the ones i18n found."""
+    per_language = getattr(i18n, "i18n_files_per_language", None)
+    if not isinstance(per_language, dict) or lang not in per_language:
+        raise PrivateAPIChanged("i18n-files", f"no i18n_files_per_language[{lang!r}]")
+    per_language[lang].extend(pages)
+
+
+class Twin:
+    """The twin of a generated page, as i18n's switcher and sitemap read it (page: None,
+    since the twin is built in the other language's pass)."""
+
+    page = None
+
+    def __init__(self, url: str):
+        self.url = url
+
+
+def mark_language(file, lang: str, twins: dict[str, str]) -> None:
+    """PRIVATE["i18n-file-attrs"]: a generated page in ``lang``; ``twins``: language -> URL."""
+    file.locale = file.locale_alternate_of = lang
+    file.alternates = {other: Twin(url) for other, url in twins.items()}
+
+
+def render_with(page, render, anchor_ids) -> None:
+    """PRIVATE["page-render"]: ``render(page, config, files)`` replaces Markdown rendering;
+    ``anchor_ids(page)``, called after it, gives the ids links may point at."""
+    if not hasattr(page, "present_anchor_ids"):
+        raise PrivateAPIChanged("page-render", "Page has no present_anchor_ids")
+
+    def rendered(config, files) -> None:
+        render(page, config, files)
+        page.present_anchor_ids = set(anchor_ids(page))
+
+    page.render = rendered
+
+
+def nb2html():
+    """PRIVATE["nb2html"]: mkdocs-jupyter's converter, imported when first needed."""
+    try:
+        from mkdocs_jupyter.convert import nb2html
+    except ImportError as error:
+        raise PrivateAPIChanged("nb2html", str(error)) from None
+    return nb2html
+
+
+def jieba_is_plain(tokenizer) -> bool:
+    """PRIVATE["jieba-dict"]: ``tokenizer`` not started yet, with jieba's bundled dictionary."""
+    if not (hasattr(tokenizer, "initialized") and hasattr(tokenizer, "dictionary")):
+        raise PrivateAPIChanged("jieba-dict", "Tokenizer has no initialized or dictionary")
+    return not tokenizer.initialized and tokenizer.dictionary is None
+
+
+def jieba_dictionary(tokenizer) -> tuple[dict, int]:
+    """PRIVATE["jieba-dict"]: a started tokenizer's prefix dictionary and its total."""
+    if not (hasattr(tokenizer, "FREQ") and hasattr(tokenizer, "total")):
+        raise PrivateAPIChanged("jieba-dict", "Tokenizer has no FREQ or total")
+    return tokenizer.FREQ, tokenizer.total
+
+
+def jieba_start(tokenizer, dictionary: tuple[dict, int]) -> None:
+    """PRIVATE["jieba-dict"]: start ``tokenizer`` with a prefix dictionary."""
+    tokenizer.FREQ, tokenizer.total = dictionary
+    tokenizer.initialized = True

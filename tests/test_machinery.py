@@ -1,0 +1,183 @@
+"""The site machinery (resdoc/sitegen): its docstrings run, the science does not import it,
+its conventions agree with the science's, every markup patch fails loudly when the markup
+it patches changes, and every private reliance names a version pinned in pyproject.toml."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+
+import pytest
+from packaging.requirements import Requirement
+
+from resdoc.sitegen import conventions, hooks, markup, private
+from tests.sites import ROOT
+
+
+def test_the_machinerys_docstring_examples_are_collected_by_the_test_command():
+    """pytest skips folders named build/ (norecursedirs): the machinery's examples must not be."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert listed.returncode == 0, listed.stdout[-3000:] + listed.stderr[-3000:]
+    collected = listed.stdout.splitlines()
+    assert any(line.startswith("resdoc/sitegen/conventions.py::line:") for line in collected)
+    assert any(line.startswith("resdoc/sitegen/markup.py::line:") for line in collected)
+
+
+def test_the_science_never_imports_the_machinery():
+    offenders = []
+    for path in sorted((ROOT / "resdoc").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+                names += [f"{names[0]}.{alias.name}" for alias in node.names]
+            offenders += [f"{path.name}: {n}" for n in names if "sitegen" in n]
+    assert offenders == []
+
+
+def test_publish_writes_placeholders_as_the_pages_read_them(tmp_path, monkeypatch):
+    from resdoc import publish
+
+    monkeypatch.setenv("RESDOC_OUTPUT_DIR", str(tmp_path))
+    monkeypatch.setenv("RESDOC_EXAMPLE", "demo")
+    publish.number("n", 3, "{:d}")
+    publish.claim("positive", True, zh="{{ n }} 为正", en="{{ n }} is positive")
+    recorded = publish._load("results.json")["positive"]["claim"]["en"]
+    assert recorded == conventions.placeholder("result", "demo/n") + " is positive"
+    [match] = conventions.PLACEHOLDER.finditer(recorded)
+    assert (match["kind"], match["ref"]) == ("result", "demo/n")
+
+
+def test_languages_come_from_the_i18n_configuration_default_first():
+    from resdoc.style import LANGUAGES as FIGURE_LANGUAGES
+
+    assert conventions.LANGUAGES == ("zh", "en")
+    assert tuple(FIGURE_LANGUAGES) == conventions.LANGUAGES  # figures are drawn in each of them
+
+
+def test_page_events_outside_a_language_pass_fail_clearly():
+    assert hooks._pass is None
+    with pytest.raises(Exception, match="outside a language pass"):
+        hooks.current()
+
+
+def test_every_private_reliance_names_a_pinned_version():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    pins = {
+        str(Requirement(spec))
+        for group in project["dependency-groups"].values()
+        for spec in group
+        if isinstance(spec, str)
+    }
+    for key, entry in private.PRIVATE.items():
+        assert entry.package in pins, f"{key}: {entry.package} is not what pyproject.toml pins"
+        assert entry.what and entry.why and entry.replacement
+
+
+# --- markup patches: each one fails the build when the markup it patches is not there -------
+
+PAGE = (
+    '<html><head><link rel="alternate" href="./" hreflang="zh">'
+    '<link rel="alternate" href="en/" hreflang="en"></head><body>'
+    '<div class="md-search" data-md-component="search" role="dialog">'
+    '<a href="../a/" class="md-footer__link md-footer__link--prev" aria-label="Previous: A">A</a>'
+    '<a href="../c/" class="md-footer__link md-footer__link--next" aria-label="Next: C">C</a>'
+    "</body></html>"
+)
+
+
+def test_material_page_fixes():
+    fixed = markup.material_page(PAGE, "b.md", languages=2, label="Search", neighbours=2)
+    assert 'rel="alternate"' not in fixed
+    assert 'role="dialog" aria-label="Search">' in fixed
+    assert 'aria-label="Previous' not in fixed and 'md-footer__link--next">C</a>' in fixed
+
+
+@pytest.mark.parametrize(
+    ("changed", "patch"),
+    [
+        (PAGE.replace('hreflang="en"', 'data-lang="en"'), "head's language alternates"),
+        (PAGE.replace('data-md-component="search"', 'data-md-component="finder"'), "search dialog"),
+        (PAGE.replace("md-footer__link--next", "md-footer__next"), "footer links"),
+    ],
+)
+def test_material_markup_that_changed_fails_the_build_naming_the_patch(changed, patch):
+    with pytest.raises(markup.MarkupChanged, match=f"b.md: the markup patch for the {patch}"):
+        markup.material_page(changed, "b.md", languages=2, label="Search", neighbours=2)
+
+
+NOTEBOOK = (
+    '<!-- Load mathjax -->\n<script src=""> </script>\n<!-- End of mathjax configuration -->'
+    '<script type="module">import("https://cdn.example/mermaid.mjs")</script>'
+    '<h1 id="">标题<a class="anchor-link" href="#">¶</a></h1>'
+    '<div class="highlight-ipynb hl-python"><pre>x = 1</pre></div>'
+)
+
+
+def test_notebook_page_fixes():
+    page = markup.notebook_page(markup.heading_ids(NOTEBOOK, ["biao-ti"], "e"), "e")
+    assert page == (
+        '<h1 id="biao-ti">标题<a class="anchor-link" href="#biao-ti">¶</a></h1>'
+        '<div class="highlight-ipynb hl-python" tabindex="0"><pre>x = 1</pre></div>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("changed", "patch"),
+    [
+        (NOTEBOOK.replace("<!-- Load mathjax -->", "<!-- MathJax -->"), "MathJax loader"),
+        (NOTEBOOK.replace("mermaid", "diagrams"), "mermaid loader"),
+        (NOTEBOOK + '<script src="https://cdn.example/require.js"></script>', "scripts loaded"),
+        (NOTEBOOK.replace("highlight-ipynb", "jp-Code"), "keyboard focus on code cells"),
+    ],
+)
+def test_nbconvert_markup_that_changed_fails_the_build_naming_the_patch(changed, patch):
+    with pytest.raises(markup.MarkupChanged, match=f"e: the markup patch for .*{patch}"):
+        markup.notebook_page(changed, "e")
+
+
+def test_headings_that_do_not_match_the_table_of_contents_fail_the_build():
+    with pytest.raises(markup.MarkupChanged, match="heading ids"):
+        markup.heading_ids(NOTEBOOK, ["biao-ti", "second"], "e")
+
+
+# --- private reliances: present in the installed versions, and a loud error when gone -------
+
+
+def test_the_internals_the_build_relies_on_are_there():
+    """What docs-latest reports first when a new release drops one of them."""
+    import jieba
+    from mkdocs.structure.pages import Page
+    from mkdocs_static_i18n.plugin import I18n
+
+    i18n = I18n()
+    i18n.i18n_files_per_language.setdefault("zh", [])  # filled by its on_files
+    private.add_to_i18n_pages(i18n, "zh", ["page"])
+    assert i18n.i18n_files_per_language["zh"] == ["page"]
+    assert hasattr(Page, "present_anchor_ids")
+    assert callable(private.nb2html())
+    tokenizer = jieba.Tokenizer()
+    assert private.jieba_is_plain(tokenizer)
+
+
+@pytest.mark.parametrize(
+    ("call", "key"),
+    [
+        (lambda: private.add_to_i18n_pages(object(), "zh", []), "i18n-files"),
+        (lambda: private.render_with(object(), None, None), "page-render"),
+        (lambda: private.jieba_is_plain(object()), "jieba-dict"),
+        (lambda: private.jieba_dictionary(object()), "jieba-dict"),
+    ],
+)
+def test_a_missing_internal_fails_the_build_naming_its_entry(call, key):
+    with pytest.raises(private.PrivateAPIChanged, match=f"\\({key}: "):
+        call()
