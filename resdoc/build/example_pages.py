@@ -88,7 +88,8 @@ _HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)</h\1>', re.S)
 
 def split_styles(html: str) -> tuple[str, str]:
     """The page without its inline <style> blocks, and their CSS: nbconvert inlines the
-    same ~600 kB of notebook CSS into every page, which the site serves once instead."""
+    same ~600 kB of notebook CSS into every page, of which the site serves only what the page
+    uses (notebook_css.py)."""
     # str.find, not a regular expression: a lazy `.*?` over 600 kB took 20 ms a page
     kept, css, pos = [], [], 0
     while (start := html.find("<style", pos)) != -1:

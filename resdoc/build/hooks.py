@@ -10,8 +10,10 @@
   download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
 - ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
 - ``on_page_content``: figures get their size; wide ones scroll on phones (``figures.py``).
-- ``on_post_page``: small fixes to Material's markup (requests that 404, accessibility).
-- ``on_post_build``: no sitemap unless the published address (RESDOC_SITE_URL) is known.
+- ``on_post_page``: formulas typeset (``math.py``); a page finds its language's search index;
+  small fixes to Material's markup (requests that 404, accessibility).
+- ``on_post_build``: one search index per language (``search.py``); no sitemap unless the
+  published address (RESDOC_SITE_URL) is known.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from resdoc.build import example_pages, figures, segmenter
+from resdoc.build import example_pages, figures, math, notebook_css, search, segmenter
 from resdoc.build.examples import Example, ExampleRunner, installed_versions
 from resdoc.build.notebooks import language_notebook, notebook_text, write_if_changed
 from resdoc.build.pages import check_snippets, fill_results, mark_measured, plain_text
@@ -38,7 +40,7 @@ from resdoc.build.translations import lagging_pages, missing_twins
 
 log = logging.getLogger("mkdocs.resdoc")
 
-KATEX_FILES = ("katex.min.css", "katex.min.js", "contrib/auto-render.min.js")
+KATEX_FILES = ("katex.min.css",)  # and its fonts: formulas are typeset at build time (math.py)
 LANGUAGES = ("zh", "en")
 BEHIND_NOTICE = {
     "zh": '!!! warning "译文可能落后"\n    本页的英文版在这份中文译文之后改动过，这里可能缺少最新内容。\n\n',
@@ -76,6 +78,7 @@ def on_config(config):
 def on_pre_build(config) -> None:
     root = _root(config)
     cache = _cache(config)
+    math.renderer(root)  # node loads KaTeX while the examples are checked
     runner = ExampleRunner(
         root, cache / "examples", report=lambda line: log.info("resdoc: %s", line)
     )
@@ -86,7 +89,6 @@ def on_pre_build(config) -> None:
         examples=examples,
         results={e.name: e.results() for e in examples},
         provenance={e.name: (e.script.as_posix(), e.provenance()) for e in examples},
-        notebook_css=None,  # the notebook CSS this pass has written into its site
     )
 
 
@@ -223,7 +225,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return markdown
 
 
-NOTEBOOK_CSS = "assets/stylesheets/notebook.css"
+NOTEBOOK_CSS = "notebook.css"
 
 
 def on_pre_page(page, config, files):
@@ -240,15 +242,21 @@ def _render_example_page(page, config, files) -> None:
     # page_body gives the headings these ids; strict builds check links to them
     page.present_anchor_ids = set(example_pages.heading_ids(page.toc))
     html, css = example_pages.split_styles(rendered.html)
-    if css and css != _state["notebook_css"]:  # the same for every page: checked once a pass
-        write_if_changed(css, Path(config.site_dir) / NOTEBOOK_CSS)
-        _state["notebook_css"] = css
-    css_href = "../" * page.url.count("/") + NOTEBOOK_CSS if css else None
+    if css:  # only the rules this page uses, beside it (notebook_css.py)
+        write_if_changed(
+            notebook_css.prune(css, html), Path(page.file.abs_dest_path).parent / NOTEBOOK_CSS
+        )
+    css_href = NOTEBOOK_CSS if css else None
     name = Path(page.file.src_uri).stem
     page.content = example_pages.page_body(html, page.toc, name, _language(config), css_href)
 
 
+@event_priority(-200)  # after mkdocs-static-i18n (-100) has written the merged search index
 def on_post_build(config) -> None:
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and not i18n.building:  # the last pass: every language is indexed
+        prefixes = {lang: _prefix(config, lang) for lang in LANGUAGES}
+        search.split_index(Path(config.site_dir), prefixes)
     # A sitemap lists absolute addresses ("None/explorer/" without one): a local build,
     # which does not know where the site will be published, leaves it out. It is deleted
     # after the build because taking it out of the theme's static templates makes MkDocs
@@ -318,6 +326,9 @@ _FOOTER_LABEL = re.compile(
 
 
 def on_post_page(output: str, page, config) -> str:
+    # typeset here, after the search plugin has indexed the page: the index keeps the TeX
+    output = math.typeset(output, page.file.src_uri, _state["root"])
+    output = search.language_base(output, _prefix(config, _language(config)))
     head, end_of_head, body = output.partition("</head>")
     output = _HEAD_ALTERNATE.sub("", head) + end_of_head + body
     label = SEARCH_LABEL.get(_language(config), "Search")
