@@ -10,8 +10,9 @@
   download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
 - ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
 - ``on_page_content``: figures get their size; wide ones scroll on phones (``figures.py``).
-- ``on_post_page``: formulas typeset (``math.py``); a page finds its language's search index;
-  small fixes to Material's markup (requests that 404, accessibility).
+- ``on_post_page``: formulas typeset (``math.py``); a page fetches its language's search
+  index once search is opened (``search.py``); small fixes to Material's markup (requests
+  that 404, accessibility).
 - ``on_post_build``: one search index per language (``search.py``); no sitemap unless the
   published address (RESDOC_SITE_URL) is known.
 """
@@ -327,8 +328,9 @@ _FOOTER_LABEL = re.compile(
 
 def on_post_page(output: str, page, config) -> str:
     # typeset here, after the search plugin has indexed the page: the index keeps the TeX
-    output = math.typeset(output, page.file.src_uri, _state["root"])
-    output = search.language_base(output, _prefix(config, _language(config)))
+    site_root = "../" * page.url.count("/")
+    output = math.typeset(output, page.file.src_uri, _state["root"], site_root)
+    output = search.for_page(output, _prefix(config, _language(config)))
     head, end_of_head, body = output.partition("</head>")
     output = _HEAD_ALTERNATE.sub("", head) + end_of_head + body
     label = SEARCH_LABEL.get(_language(config), "Search")

@@ -13,6 +13,7 @@ most of them; ``mkdocs serve`` rebuilds often).
 from __future__ import annotations
 
 import atexit
+import functools
 import html
 import json
 import re
@@ -32,6 +33,53 @@ _MARKDOWN_CELL = re.compile(
 # text outside code: math inside <code>/<pre> stays as written
 _CODE = re.compile(r"(<(pre|code)\b.*?</\2>)", re.S)
 _DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\s)(.+?)(?<![\\\s])\$", re.S)
+
+
+_FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
+_STYLE_RULE = re.compile(r"([^{}@]+)\{([^{}]*font-family[^{}]*)\}")
+_KATEX_CLASSES = re.compile(r'<span class="([^"]*)"')
+
+
+def _declaration(block: str, name: str, default: str) -> str:
+    match = re.search(rf"(?:^|;){name}:([^;]+)", block)
+    return match[1].strip() if match else default
+
+
+@functools.cache
+def _font_rules(css_path: Path) -> tuple[list, dict]:
+    """From katex.min.css: which classes select which font, and each font's woff2 file."""
+    css = css_path.read_text("utf-8")
+    fonts = {}
+    for face in _FONT_FACE.findall(css):
+        key = tuple(_declaration(face, n, "") for n in ("font-family", "font-weight", "font-style"))
+        fonts[key] = re.search(r"url\((fonts/[^)]+\.woff2)\)", face)[1]
+    rules = []
+    for selectors, block in _STYLE_RULE.findall(css):
+        key = (
+            _declaration(block, "font-family", ""),
+            _declaration(block, "font-weight", "400"),
+            _declaration(block, "font-style", "normal"),
+        )
+        for selector in selectors.split(","):
+            needs = set(re.findall(r"\.([\w-]+)", selector)) - {"katex"}
+            if key in fonts and needs:
+                rules.append((needs, fonts[key]))
+    return rules, fonts
+
+
+def font_preloads(page_html: str, root: Path, site_root: str) -> str:
+    """<link rel=preload> for the KaTeX fonts the page's formulas use. Without them a font
+    is found only at layout, after first paint, and the formulas' lines shift when it swaps
+    in (CLS 0.26 on chapter 3 on a phone); preloaded, it is there for first paint."""
+    rules, fonts = _font_rules(root / "node_modules" / "katex" / "dist" / "katex.min.css")
+    classes = {c for value in _KATEX_CLASSES.findall(page_html) for c in value.split()}
+    used = {fonts["KaTeX_Main", "400", "normal"]}  # the .katex default
+    used |= {font for needs, font in rules if needs <= classes}
+    return "".join(
+        f'<link rel="preload" href="{site_root}assets/katex/{font}" as="font" '
+        'type="font/woff2" crossorigin>'
+        for font in sorted(used)
+    )
 
 
 class KatexError(PluginError):
@@ -78,7 +126,7 @@ class Katex:
                 if "error" in reply:
                     kind = "display" if display else "inline"
                     raise KatexError(
-                        f"{where}: KaTeX rejects the {kind} formula {tex!r}: {reply['error']}"
+                        f"{where}: KaTeX rejects the {kind} formula `{tex}`: {reply['error']}"
                     )
                 self._done[tex, display] = reply["html"]
         return [self._done[f] for f in formulas]
@@ -101,8 +149,9 @@ def _display(katex_html: str) -> str:
     )
 
 
-def typeset(page_html: str, where: str, root: Path) -> str:
-    """The page with every formula typeset: arithmatex's, and the notebook cells' ``$…$``."""
+def typeset(page_html: str, where: str, root: Path, site_root: str) -> str:
+    """The page with every formula typeset: arithmatex's, and the notebook cells' ``$…$``,
+    and the fonts they use preloaded; ``site_root`` leads from the page to the site's root."""
     found = [(html.unescape(m[3]), m[2] == "[") for m in _ARITHMATEX.finditer(page_html)]
     cells = [_split_dollars(m[2]) for m in _MARKDOWN_CELL.finditer(page_html)]
     found += [f for pieces in cells for f in pieces if isinstance(f, tuple)]
@@ -126,7 +175,11 @@ def typeset(page_html: str, where: str, root: Path) -> str:
         )
         return match[1] + body + match[3]
 
-    return _MARKDOWN_CELL.sub(cell, page_html)
+    page_html = _MARKDOWN_CELL.sub(cell, page_html)
+    head, end_of_head, body = page_html.partition("</head>")
+    if not end_of_head:  # a fragment (tests): nothing to preload into
+        return page_html
+    return head + font_preloads(body, root, site_root) + end_of_head + body
 
 
 def _split_dollars(cell_html: str) -> list:

@@ -6,8 +6,15 @@ first visit). After the last language's pass, the index is split by the language
 entry's address: the default language's stays at ``search/``, another language's goes to
 ``<lang>/search/`` with addresses relative to ``<lang>/``. A page finds the index, and
 resolves the addresses of results, from the ``base`` of Material's ``__config``; a page of
-another language gets ``<base>/<lang>`` (``language_base``). Only search uses ``base`` with
-the features this site turns on (no versions, no instant navigation).
+another language gets ``<base>/<lang>``. Only search uses ``base`` with the features this
+site turns on (no versions, no instant navigation).
+
+Material fetches the index as soon as a page loads, whether or not the reader searches. A
+small script in the head (``ON_DEMAND``) holds that one request back until the reader opens
+search: clicks or focuses the search field, or presses one of Material's search keys, or
+arrives with a query (``?q=``). Material has no option for it; the script relies only on
+the index being fetched with XMLHttpRequest, and if that changes, the index simply loads
+early again. A query typed before the index arrives runs once it is ready.
 """
 
 from __future__ import annotations
@@ -49,8 +56,32 @@ def split_index(site_dir: Path, prefixes: dict[str, str]) -> None:
         )
 
 
-def language_base(page_html: str, prefix: str) -> str:
-    """Point a page of a non-default language at its language's root, where its index is."""
-    if not prefix:
-        return page_html
-    return _BASE.sub(lambda m: f'{m[1]}{m[2]}/{prefix.rstrip("/")}"', page_html, count=1)
+ON_DEMAND = """<script>(() => {
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  let wanted;
+  const ready = new Promise((resolve) => (wanted = resolve));
+  XMLHttpRequest.prototype.open = function (method, url) {
+    this.resdocIndex = /\\/search\\/search_index\\.json$/.test(String(url));
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    if (!this.resdocIndex) return send.apply(this, arguments);
+    ready.then(() => send.apply(this, arguments));
+  };
+  if (/[?&]q=/.test(location.search)) wanted();
+  document.addEventListener("keydown", (e) => "/sSfF".includes(e.key) && wanted(), true);
+  document.addEventListener("DOMContentLoaded", () => {
+    document.getElementById("__search")?.addEventListener("change", wanted);
+    for (const type of ["focus", "pointerdown"])
+      document.querySelector(".md-search__input")?.addEventListener(type, wanted);
+  });
+})();</script>"""
+
+
+def for_page(page_html: str, prefix: str) -> str:
+    """A page fetches its language's index (a non-default language's page gets that
+    language's root as ``base``), and only once the reader opens search."""
+    if prefix:
+        page_html = _BASE.sub(lambda m: f'{m[1]}{m[2]}/{prefix.rstrip("/")}"', page_html, count=1)
+    head, end_of_head, body = page_html.partition("</head>")
+    return head + ON_DEMAND + end_of_head + body if end_of_head else page_html
