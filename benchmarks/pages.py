@@ -1,6 +1,7 @@
 """What a reader's first visit to each page costs, in Chromium, on a built site.
 
     python benchmarks/pages.py SITE [SITE ...] [--runs 3] [--only chapters/03]
+    python benchmarks/pages.py SITE --serve 8123   # serve it compressed, e.g. for Lighthouse
 
 Serves each built site (``mkdocs build -d SITE``) on 127.0.0.1 gzip-compressed, as GitHub
 Pages serves text (HTML, CSS, JavaScript, JSON, SVG), and opens every page of both languages
@@ -158,7 +159,13 @@ def main() -> None:
     parser.add_argument("sites", nargs="+", type=Path, help="built site folders")
     parser.add_argument("--runs", type=int, default=3, help="first visits per page")
     parser.add_argument("--only", help="only pages whose address contains this")
+    parser.add_argument("--serve", type=int, metavar="PORT", help="only serve the first site")
     args = parser.parse_args()
+    if args.serve:
+        handler = functools.partial(_GzipHandler, directory=str(args.sites[0]))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", args.serve), handler)
+        print(f"http://127.0.0.1:{args.serve}/ (gzip); Ctrl-C stops", flush=True)
+        server.serve_forever()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

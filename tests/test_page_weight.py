@@ -57,7 +57,7 @@ def test_a_page_of_another_language_finds_its_own_index():
         '<head><script id="__config" type="application/json">{"annotate": null, '
         '"base": "../..", "features": []}</script></head><body></body>'
     )
-    assert '"base": "../../en"' in search.for_page(page, "en/")
+    assert '"base": "../../en/"' in search.for_page(page, "en/")
     assert '"base": "../.."' in search.for_page(page, "")
     assert "search_index" in search.for_page(page, "")  # fetched once search is opened
 

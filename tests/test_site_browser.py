@@ -156,6 +156,21 @@ def test_search_finds_words(open_page, server, url, query, expected):
     assert watch.errors == []
 
 
+@pytest.mark.parametrize(
+    ("url", "index"), [("", "search/"), ("en/chapters/01-shortcut/", "en/search/")]
+)
+def test_search_index_of_the_pages_language_only_once_search_is_opened(
+    open_page, server, url, index
+):
+    page, _ = open_page(url)
+    page.wait_for_timeout(300)
+    fetched = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    assert fetched and not [u for u in fetched if "search_index" in u], "fetched before search"
+    with page.expect_request(lambda request: "search_index" in request.url) as request:
+        page.focus("input.md-search__input")
+    assert request.value.url == f"{server}{index}search_index.json"
+
+
 WIDE_FIGURES = """() => [...document.querySelectorAll('.md-content img.resdoc-wide')].map(img => [
     img.getBoundingClientRect().width, img.parentElement.clientWidth, img.parentElement.scrollWidth])"""
 

@@ -6,7 +6,8 @@ first visit). After the last language's pass, the index is split by the language
 entry's address: the default language's stays at ``search/``, another language's goes to
 ``<lang>/search/`` with addresses relative to ``<lang>/``. A page finds the index, and
 resolves the addresses of results, from the ``base`` of Material's ``__config``; a page of
-another language gets ``<base>/<lang>``. Only search uses ``base`` with the features this
+another language gets ``<base>/<lang>/`` (the slash matters: Material resolves the index
+and every result against it). Only search uses ``base`` with the features this
 site turns on (no versions, no instant navigation).
 
 Material fetches the index as soon as a page loads, whether or not the reader searches. A
@@ -82,6 +83,6 @@ def for_page(page_html: str, prefix: str) -> str:
     """A page fetches its language's index (a non-default language's page gets that
     language's root as ``base``), and only once the reader opens search."""
     if prefix:
-        page_html = _BASE.sub(lambda m: f'{m[1]}{m[2]}/{prefix.rstrip("/")}"', page_html, count=1)
+        page_html = _BASE.sub(lambda m: f'{m[1]}{m[2]}/{prefix}"', page_html, count=1)
     head, end_of_head, body = page_html.partition("</head>")
     return head + ON_DEMAND + end_of_head + body if end_of_head else page_html
