@@ -80,10 +80,15 @@ class _GzipHandler(http.server.SimpleHTTPRequestHandler):
         return BytesIO(body)
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a browser that closes a connection early is not the site's error
+
+
 @contextmanager
 def serve_gzip(folder: Path):
     handler = functools.partial(_GzipHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/"
@@ -163,7 +168,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.serve:
         handler = functools.partial(_GzipHandler, directory=str(args.sites[0]))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", args.serve), handler)
+        server = _Server(("127.0.0.1", args.serve), handler)
         print(f"http://127.0.0.1:{args.serve}/ (gzip); Ctrl-C stops", flush=True)
         server.serve_forever()
     from playwright.sync_api import sync_playwright
