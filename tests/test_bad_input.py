@@ -135,3 +135,29 @@ def test_page_without_its_twin_names_the_file(site):
     result = build(site)
     assert result.returncode != 0
     assert "extra.zh.md: no en twin (expected extra.en.md)" in result.stderr
+
+
+def test_formula_katex_rejects_names_the_page_and_the_tex(site):
+    page = site / "docs" / "index.zh.md"
+    text = page.read_text("utf-8")
+    page.write_text(text + "\n$\\frac{1}{2}$ 与 $$\\sum_i x_i$$\n", "utf-8")
+    assert build(site).returncode == 0
+    built = (site / "site" / "index.html").read_text("utf-8")
+    assert built.count('class="katex"') == 2 and "katex.min.js" not in built  # typeset at build
+    page.write_text(text + "\n一半是 $\\frac{1}{2$。\n", "utf-8")
+    result = build(site)
+    assert result.returncode != 0
+    assert "index.zh.md: KaTeX rejects the inline formula `\\frac{1}{2`" in result.stderr
+
+
+def test_formula_katex_rejects_in_a_notebook_cell_names_the_example_page(site):
+    script = site / "examples" / "tiny.py"
+    source = script.read_text("utf-8")
+    script.write_text(
+        source.replace("# # Tiny example", "# # Tiny example\n#\n# $\\nosuchmacro x$")
+    )
+    result = build(site)
+    assert result.returncode != 0
+    assert (
+        "examples/tiny.ipynb: KaTeX rejects the inline formula `\\nosuchmacro x`" in result.stderr
+    )

@@ -98,7 +98,8 @@ def test_pages_request_nothing_outside_the_site(project):
         for element in BeautifulSoup(page.read_text("utf-8"), "html.parser").select(fetched):
             url = element.get("src") or element.get("href")
             assert not re.match(r"(https?:)?//", url), f"{page}: {element}"
-    assert (project / "site" / "assets" / "katex" / "katex.min.js").is_file()
+    assert (project / "site" / "assets" / "katex" / "katex.min.css").is_file()
+    assert not (project / "site" / "assets" / "katex" / "katex.min.js").exists()  # typeset at build
     assert len(list((project / "site" / "assets" / "katex" / "fonts").glob("*.woff2"))) >= 20
 
 

@@ -167,6 +167,9 @@ def test_the_internals_the_build_relies_on_are_there():
     assert callable(private.nb2html())
     tokenizer = jieba.Tokenizer()
     assert private.jieba_is_plain(tokenizer)
+    i18n.building = False  # set by its on_config; true until the last language's pass ends
+    config = type("Config", (), {"plugins": {"i18n": i18n}})()
+    assert private.i18n_last_pass(config)
 
 
 @pytest.mark.parametrize(
@@ -174,6 +177,10 @@ def test_the_internals_the_build_relies_on_are_there():
     [
         (lambda: private.add_to_i18n_pages(object(), "zh", []), "i18n-files"),
         (lambda: private.render_with(object(), None, None), "page-render"),
+        (
+            lambda: private.i18n_last_pass(type("C", (), {"plugins": {"i18n": object()}})()),
+            "i18n-building",
+        ),
         (lambda: private.jieba_is_plain(object()), "jieba-dict"),
         (lambda: private.jieba_dictionary(object()), "jieba-dict"),
     ],

@@ -80,7 +80,7 @@ def test_page_as_a_reader_gets_it(open_page, server, url):
     assert math["typeset"] == math["spans"] and math["errors"] == [], url
     text = page.evaluate(
         """() => { const c = document.querySelector('.md-content').cloneNode(true);
-                   c.querySelectorAll('pre, code, .katex, script, style').forEach(e => e.remove());
+                   c.querySelectorAll('pre, code, .clipboard-copy-txt, .katex, script, style').forEach(e => e.remove());
                    return c.innerText; }"""
     )
     raw = re.findall(r"\$\$|\\\(|\\\[|\\frac|\\mathcal|(?<![\w$])\$[^$\s][^$]*\$", text)
@@ -154,6 +154,21 @@ def test_search_finds_words(open_page, server, url, query, expected):
     links = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
     assert any(link.startswith(server + expected) for link in links), links[:10]
     assert watch.errors == []
+
+
+@pytest.mark.parametrize(
+    ("url", "index"), [("", "search/"), ("en/chapters/01-shortcut/", "en/search/")]
+)
+def test_search_index_of_the_pages_language_only_once_search_is_opened(
+    open_page, server, url, index
+):
+    page, _ = open_page(url)
+    page.wait_for_timeout(300)
+    fetched = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    assert fetched and not [u for u in fetched if "search_index" in u], "fetched before search"
+    with page.expect_request(lambda request: "search_index" in request.url) as request:
+        page.focus("input.md-search__input")
+    assert request.value.url == f"{server}{index}search_index.json"
 
 
 WIDE_FIGURES = """() => [...document.querySelectorAll('.md-content img.resdoc-wide')].map(img => [

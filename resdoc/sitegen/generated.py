@@ -17,7 +17,7 @@ from resdoc.sitegen.conventions import figure_file, figure_uri
 from resdoc.sitegen.examples import Example
 from resdoc.sitegen.notebooks import language_notebook, notebook_text, write_if_changed
 
-KATEX_FILES = ("katex.min.css", "katex.min.js", "contrib/auto-render.min.js")
+KATEX_FILES = ("katex.min.css",)  # and its fonts: formulas are typeset at build time (math.py)
 
 
 class ExamplePage(File):

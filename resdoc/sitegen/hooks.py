@@ -33,7 +33,17 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.toc import get_toc
 
-from resdoc.sitegen import example_pages, figures, generated, markup, private, segmenter
+from resdoc.sitegen import (
+    example_pages,
+    figures,
+    generated,
+    markup,
+    math,
+    notebook_css,
+    private,
+    search,
+    segmenter,
+)
 from resdoc.sitegen.conventions import languages
 from resdoc.sitegen.examples import Example, ExampleRunner, installed_versions
 from resdoc.sitegen.notebooks import write_if_changed
@@ -55,7 +65,7 @@ BEHIND_NOTICE = {
     "this translation was last updated; recent changes may be missing here.\n\n",
 }
 SEARCH_LABEL = {"zh": "搜索", "en": "Search"}
-NOTEBOOK_CSS = "assets/stylesheets/notebook.css"
+NOTEBOOK_CSS = "notebook.css"  # beside each example page: only the rules it uses
 
 
 def _root(config) -> Path:
@@ -64,6 +74,13 @@ def _root(config) -> Path:
 
 def _cache(config) -> Path:
     return Path(os.environ.get("RESDOC_CACHE_DIR") or _root(config) / ".cache" / "resdoc")
+
+
+def _prefixes(config) -> dict[str, str]:
+    """Each language's folder in the site ("" for the default one)."""
+    i18n = config.plugins.get("i18n")
+    order = languages(i18n.config.languages) if i18n else (config.theme["language"],)
+    return {lang: "" if lang == order[0] else f"{lang}/" for lang in order}
 
 
 @dataclass
@@ -78,7 +95,6 @@ class LanguagePass:
     results: dict[str, dict] = field(default_factory=dict)
     provenance: dict[str, tuple[str, dict]] = field(default_factory=dict)
     lagging: dict[str, str] = field(default_factory=dict)  # page -> language that is behind
-    notebook_css: str | None = None  # the notebook CSS this pass wrote into its site
     measured: dict[str, int] = field(default_factory=dict)  # page -> measured numbers in it
 
     @classmethod
@@ -88,13 +104,11 @@ class LanguagePass:
             root, cache / "examples", report=lambda line: log.info("resdoc: %s", line)
         )
         examples, _ = runner.run_all()
-        i18n = config.plugins.get("i18n")
-        order = languages(i18n.config.languages) if i18n else (config.theme["language"],)
         return cls(
             root=root,
             cache=cache,
             lang=config.theme["language"],  # mkdocs-static-i18n sets it for each pass
-            prefixes={lang: "" if lang == order[0] else f"{lang}/" for lang in order},
+            prefixes=_prefixes(config),
             examples=examples,
             results={e.name: e.results() for e in examples},
             provenance={e.name: (e.script.as_posix(), e.provenance()) for e in examples},
@@ -118,6 +132,7 @@ def on_config(config):
 
 def on_pre_build(config) -> None:
     global _pass
+    math.renderer(_root(config))  # node loads KaTeX while the examples are checked
     _pass = LanguagePass.start(config)
 
 
@@ -179,10 +194,11 @@ def _render_example_page(page, config, files) -> None:
     page.toc = get_toc(rendered.toc_tokens)
     page.title = rendered.title or page.title
     html, css = markup.split_styles(rendered.html, where)
-    if css != state.notebook_css:  # the same for every page: checked once a pass
-        write_if_changed(css, Path(config.site_dir) / NOTEBOOK_CSS)
-        state.notebook_css = css
-    css_href = "../" * page.url.count("/") + NOTEBOOK_CSS
+    # only the rules this page uses, beside it (notebook_css.py)
+    write_if_changed(
+        notebook_css.prune(css, html), Path(page.file.abs_dest_path).parent / NOTEBOOK_CSS
+    )
+    css_href = NOTEBOOK_CSS
     name = Path(page.file.src_uri).stem
     page.content = example_pages.page_body(html, page.toc, name, state.lang, css_href, where)
 
@@ -214,6 +230,10 @@ def _toc_items(items):
 
 def on_post_page(output: str, page, config) -> str:
     state = current()
+    # typeset here, after the search plugin has indexed the page: the index keeps the TeX
+    site_root = "../" * page.url.count("/")
+    output = math.typeset(output, page.file.src_uri, state.root, site_root)
+    output = search.for_page(output, state.prefixes[state.lang])
     neighbours = (page.previous_page is not None) + (page.next_page is not None)
     label = SEARCH_LABEL[state.lang]
     where = page.file.src_uri
@@ -225,8 +245,13 @@ def on_build_error(error) -> None:
     _pass = None  # a failed pass leaves nothing behind for the next build (mkdocs serve)
 
 
+@event_priority(-200)  # after mkdocs-static-i18n (-100) has written the merged search index
 def on_post_build(config) -> None:
     global _pass
+    # i18n builds the other languages inside the default language's on_post_build (before
+    # this hook, at -200): when the default pass gets here, every language is indexed
+    if private.i18n_last_pass(config):
+        search.split_index(Path(config.site_dir), _prefixes(config))
     _pass = None  # the pass is over; i18n starts the next language's after this event
     # A sitemap lists absolute addresses ("None/explorer/" without one): a local build,
     # which does not know where the site will be published, leaves it out. It is deleted

@@ -100,7 +100,7 @@ def material_page(html: str, where: str, languages: int, label: str, neighbours:
 # --- nbconvert, through mkdocs-jupyter (example pages) --------------------------------------
 
 # nbconvert configures MathJax (from a CDN, or an empty src as mkdocs-jupyter sets it); the
-# site typesets notebook math with its own KaTeX (docs/assets/javascripts/katex.js).
+# site typesets notebook math with KaTeX at build time (math.py).
 MATHJAX_CONFIG = Patch(
     "nbconvert's MathJax loader",
     "nbconvert",

@@ -61,6 +61,13 @@ PRIVATE = {
         "second); called directly it is imported only when a notebook changed",
         "nbconvert's HTMLExporter with mkdocs-jupyter's template (a public API, other markup)",
     ),
+    "i18n-building": Reliance(
+        "mkdocs-static-i18n's `building` flag, true until its last language's pass ends",
+        "mkdocs-static-i18n==1.3.1",
+        "the search index holds every language only after the last pass; it is then split "
+        "into one index per language (search.py)",
+        "an i18n event after the last language, or Material writing one index per language",
+    ),
     "jieba-dict": Reliance(
         "jieba.Tokenizer's FREQ, total, initialized and dictionary",
         "jieba==0.42.1",
@@ -90,6 +97,17 @@ def add_to_i18n_pages(i18n, lang: str, pages: list) -> None:
     if not isinstance(per_language, dict) or lang not in per_language:
         raise PrivateAPIChanged("i18n-files", f"no i18n_files_per_language[{lang!r}]")
     per_language[lang].extend(pages)
+
+
+def i18n_last_pass(config) -> bool:
+    """PRIVATE["i18n-building"]: whether the pass ending now is the build's last one."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return True
+    building = getattr(i18n, "building", None)
+    if not isinstance(building, bool):
+        raise PrivateAPIChanged("i18n-building", "no boolean attribute `building`")
+    return not building
 
 
 class Twin:

@@ -652,6 +652,8 @@
   }
 
   window.ResdocExplorer = { create: create, init: init, PRESETS: PRESETS, TEXT: TEXT };
+  // A page's explorer comes before this script: drawn now, it is in place for the first
+  // paint and the text below does not jump down when it appears (layout shift).
+  init();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
 })();

@@ -1,0 +1,18 @@
+// Render TeX with KaTeX for the build (resdoc/sitegen/math.py), one request per line:
+// a JSON list of [tex, displayMode] in, a JSON list of {html} or {error} out, in order.
+// One long-lived process serves the whole build: node and KaTeX start once.
+"use strict";
+const katex = require(process.argv[2]);
+const readline = require("readline");
+
+const lines = readline.createInterface({ input: process.stdin, terminal: false });
+lines.on("line", (line) => {
+  const replies = JSON.parse(line).map(([tex, display]) => {
+    try {
+      return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true }) };
+    } catch (error) {
+      return { error: String(error.message || error) };
+    }
+  });
+  process.stdout.write(JSON.stringify(replies) + "\n");
+});

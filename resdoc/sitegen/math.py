@@ -1,0 +1,201 @@
+"""Formulas typeset at build time: KaTeX's HTML in the page, no KaTeX JavaScript in the browser.
+
+Pages mark formulas two ways. Markdown pages go through pymdownx.arithmatex (generic mode):
+``<span class="arithmatex">\\(…\\)</span>`` and ``<div class="arithmatex">\\[…\\]</div>``.
+Example pages are notebooks rendered by nbconvert, whose Markdown cells keep ``$…$`` and
+``$$…$$`` as text. Both are rendered by one long-lived node process running the ``katex``
+package from node_modules (``katex_server.js``): starting node per formula would cost about
+as much as the whole warm build. A formula KaTeX rejects fails the build, naming the page and
+the TeX. Rendered formulas are remembered for the life of the process (both languages share
+most of them; ``mkdocs serve`` rebuilds often).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import html
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+SERVER = Path(__file__).with_name("katex_server.js")
+
+_ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">\s*\\([(\[])(.*?)\\[)\]]\s*</\1>', re.S)
+# nbconvert's Markdown cells: a wrapper div whose body holds no nested div
+_MARKDOWN_CELL = re.compile(
+    r'(<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>)(.*?)(</div>)', re.S
+)
+# text outside code: math inside <code>/<pre> stays as written
+_CODE = re.compile(r"(<(pre|code)\b.*?</\2>)", re.S)
+_DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\s)(.+?)(?<![\\\s])\$", re.S)
+
+
+_FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
+_STYLE_RULE = re.compile(r"([^{}@]+)\{([^{}]*font-family[^{}]*)\}")
+_KATEX_CLASSES = re.compile(r'<span class="([^"]*)"')
+
+
+def _declaration(block: str, name: str, default: str) -> str:
+    match = re.search(rf"(?:^|;){name}:([^;]+)", block)
+    return match[1].strip() if match else default
+
+
+@functools.cache
+def _font_rules(css_path: Path) -> tuple[list, dict]:
+    """From katex.min.css: which classes select which font, and each font's woff2 file."""
+    css = css_path.read_text("utf-8")
+    fonts = {}
+    for face in _FONT_FACE.findall(css):
+        key = tuple(_declaration(face, n, "") for n in ("font-family", "font-weight", "font-style"))
+        fonts[key] = re.search(r"url\((fonts/[^)]+\.woff2)\)", face)[1]
+    rules = []
+    for selectors, block in _STYLE_RULE.findall(css):
+        key = (
+            _declaration(block, "font-family", ""),
+            _declaration(block, "font-weight", "400"),
+            _declaration(block, "font-style", "normal"),
+        )
+        for selector in selectors.split(","):
+            needs = set(re.findall(r"\.([\w-]+)", selector)) - {"katex"}
+            if key in fonts and needs:
+                rules.append((needs, fonts[key]))
+    return rules, fonts
+
+
+def font_preloads(page_html: str, root: Path, site_root: str) -> str:
+    """<link rel=preload> for the KaTeX fonts the page's formulas use. Without them a font
+    is found only at layout, after first paint, and the formulas' lines shift when it swaps
+    in (CLS 0.26 on chapter 3 on a phone); preloaded, it is there for first paint."""
+    rules, fonts = _font_rules(root / "node_modules" / "katex" / "dist" / "katex.min.css")
+    classes = {c for value in _KATEX_CLASSES.findall(page_html) for c in value.split()}
+    used = {fonts["KaTeX_Main", "400", "normal"]}  # the .katex default
+    used |= {font for needs, font in rules if needs <= classes}
+    return "".join(
+        f'<link rel="preload" href="{site_root}assets/katex/{font}" as="font" '
+        'type="font/woff2" crossorigin>'
+        for font in sorted(used)
+    )
+
+
+class KatexError(PluginError):
+    pass
+
+
+class Katex:
+    """One node process rendering TeX with the project's KaTeX."""
+
+    def __init__(self, root: Path):
+        katex = root.resolve() / "node_modules" / "katex"
+        node = shutil.which("node")
+        if node is None or not (katex / "package.json").is_file():
+            raise PluginError(
+                f"Typesetting formulas needs node and KaTeX ({katex}): run `nox -s docs`, "
+                "or `npm ci` in the project folder."
+            )
+        self._process = subprocess.Popen(
+            [node, str(SERVER), str(katex)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self._done: dict[tuple[str, bool], str] = {}
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            self._process.stdin.close()
+            self._process.wait(timeout=10)
+
+    def render(self, formulas: list[tuple[str, bool]], where: str) -> list[str]:
+        """KaTeX's HTML for each (tex, display) pair; the first rejected one fails the build."""
+        todo = sorted({f for f in formulas if f not in self._done})
+        if todo:
+            self._process.stdin.write(json.dumps(todo) + "\n")
+            self._process.stdin.flush()
+            reply_line = self._process.stdout.readline()
+            if not reply_line:
+                raise PluginError(f"{where}: the KaTeX process stopped ({self._process.poll()})")
+            replies = json.loads(reply_line)
+            for (tex, display), reply in zip(todo, replies, strict=True):
+                if "error" in reply:
+                    kind = "display" if display else "inline"
+                    raise KatexError(
+                        f"{where}: KaTeX rejects the {kind} formula `{tex}`: {reply['error']}"
+                    )
+                self._done[tex, display] = reply["html"]
+        return [self._done[f] for f in formulas]
+
+
+_katex: dict[Path, Katex] = {}
+
+
+def renderer(root: Path) -> Katex:
+    """The build's KaTeX process, started on first use (node loads KaTeX in about 0.3 s)."""
+    if root not in _katex:
+        _katex[root] = Katex(root)
+    return _katex[root]
+
+
+def _display(katex_html: str) -> str:
+    # A wide formula scrolls sideways on a phone (extra.css): the keyboard must reach it too.
+    return katex_html.replace(
+        '<span class="katex-display">', '<span class="katex-display" tabindex="0">', 1
+    )
+
+
+def typeset(page_html: str, where: str, root: Path, site_root: str) -> str:
+    """The page with every formula typeset: arithmatex's, and the notebook cells' ``$…$``,
+    and the fonts they use preloaded; ``site_root`` leads from the page to the site's root."""
+    found = [(html.unescape(m[3]), m[2] == "[") for m in _ARITHMATEX.finditer(page_html)]
+    cells = [_split_dollars(m[2]) for m in _MARKDOWN_CELL.finditer(page_html)]
+    found += [f for pieces in cells for f in pieces if isinstance(f, tuple)]
+    if not found:
+        return page_html
+    rendered = iter(renderer(root).render(found, where))
+
+    def arithmatex(match: re.Match) -> str:
+        typeset_ = next(rendered)
+        if match[2] == "[":
+            return f'<div class="arithmatex">{_display(typeset_)}</div>'
+        return f'<span class="arithmatex">{typeset_}</span>'
+
+    page_html = _ARITHMATEX.sub(arithmatex, page_html)
+
+    def cell(match: re.Match) -> str:
+        pieces = _split_dollars(match[2])
+        body = "".join(
+            p if isinstance(p, str) else (_display(next(rendered)) if p[1] else next(rendered))
+            for p in pieces
+        )
+        return match[1] + body + match[3]
+
+    page_html = _MARKDOWN_CELL.sub(cell, page_html)
+    head, end_of_head, body = page_html.partition("</head>")
+    if not end_of_head:  # a fragment (tests): nothing to preload into
+        return page_html
+    return head + font_preloads(body, root, site_root) + end_of_head + body
+
+
+def _split_dollars(cell_html: str) -> list:
+    """A Markdown cell's HTML as text pieces and (tex, display) formulas, code left alone."""
+    pieces: list = []
+    for i, part in enumerate(_CODE.split(cell_html)):
+        if i % 3 == 2:  # the tag name captured by _CODE's inner group
+            continue
+        if i % 3 == 1:
+            pieces.append(part)
+            continue
+        pos = 0
+        for m in _DOLLARS.finditer(part):
+            pieces.append(part[pos : m.start()])
+            display = m[1] is not None
+            pieces.append((html.unescape(m[1] if display else m[2]), display))
+            pos = m.end()
+        pieces.append(part[pos:])
+    return pieces
