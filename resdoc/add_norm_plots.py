@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
 
 COLOURS = {"post": PLAIN, "post_warmup": ACCENT, "pre": RESIDUAL}
 MARKERS = {
@@ -27,12 +27,11 @@ def setting_label(tr: Translator, name: str) -> str:
 
 def _spread(ax, x, values, colour, label, style="o-", band=True, **kw):
     """Median over seeds (axis 0) as a line, the range as a band (or error bars)."""
-    values = np.asarray(values)
-    mid, low, high = np.median(values, 0), values.min(0), values.max(0)
     if band:
-        ax.plot(x, mid, style, ms=3.5, color=colour, label=label, **kw)
-        ax.fill_between(x, low, high, color=colour, alpha=0.18, lw=0)
+        median_band(ax, x, values, colour, style, ms=3.5, label=label, **kw)
     else:
+        values = np.asarray(values)
+        mid, low, high = np.median(values, 0), values.min(0), values.max(0)
         ax.errorbar(
             x,
             mid,

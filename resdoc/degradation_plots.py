@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from resdoc.degradation import Run
-from resdoc.style import ACCENT, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, PLAIN, RESIDUAL, Translator, median_band
 
 COLOURS = {"plain": PLAIN, "residual": RESIDUAL, "scaled": ACCENT}
 
@@ -69,11 +69,13 @@ def curves_figure(runs: list[Run], tr: Translator) -> plt.Figure:
             curves = np.array([r.history for r in runs if r.kind == kind and r.depth == depth])
             epochs = np.arange(1, curves.shape[1] + 1)
             shade = 0.3 + 0.7 * i / max(1, len(depths) - 1)
-            ax.fill_between(epochs, curves.min(0), curves.max(0), color=COLOURS[kind], alpha=0.15)
-            ax.semilogy(
+            ax.set_yscale("log")
+            median_band(
+                ax,
                 epochs,
-                np.median(curves, 0),
-                color=COLOURS[kind],
+                curves,
+                COLOURS[kind],
+                band={"alpha": 0.15, "lw": None},
                 alpha=shade,
                 label=tr(f"{depth} 个块", f"{depth} blocks"),
             )
@@ -91,8 +93,14 @@ def signals_figure(profiles: dict[str, np.ndarray], tr: Translator) -> plt.Figur
         layers = np.arange(values.shape[2])
         for ax, which in ((left, 0), (right, 1)):
             series = values[:, which]
-            ax.fill_between(layers, series.min(0), series.max(0), color=COLOURS[kind], alpha=0.2)
-            ax.plot(layers, np.median(series, 0), color=COLOURS[kind], label=kind_label(tr, kind))
+            median_band(
+                ax,
+                layers,
+                series,
+                COLOURS[kind],
+                band={"alpha": 0.2, "lw": None},
+                label=kind_label(tr, kind),
+            )
     right.set_yscale("log")
     left.set_ylim(bottom=0)
     for ax in (left, right):

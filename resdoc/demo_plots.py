@@ -7,7 +7,7 @@ import numpy as np
 
 from resdoc.demo import per_layer_gain
 from resdoc.gradients import LayerProfile
-from resdoc.style import GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import GREY, PLAIN, RESIDUAL, Translator, median_band
 
 
 def _label(tr: Translator, kind: str) -> str:
@@ -17,11 +17,9 @@ def _label(tr: Translator, kind: str) -> str:
 
 
 def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
-    """Median over seeds (rows of ``runs``) as a line, min–max as a band; returns the median."""
-    median = np.median(runs, axis=0)
-    ax.fill_between(xs, runs.min(axis=0), runs.max(axis=0), color=colour, alpha=0.18, lw=0)
-    ax.semilogy(xs, median, "o-", ms=3, color=colour, label=label)
-    return median
+    """Median over seeds (rows of ``runs``) as a line, min–max as a band, log scale."""
+    ax.set_yscale("log")
+    return median_band(ax, xs, runs, colour, "o-", ms=3, label=label)
 
 
 def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) -> plt.Figure:

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
 
 COLOURS = {
     "plain": PLAIN,
@@ -29,9 +29,9 @@ def label(tr: Translator, kind: str) -> str:
 
 def median_and_range(ax, x, rows: np.ndarray, colour: str, name: str, log=False) -> None:
     """The median over seeds (the rows' first axis is seeds) as a line, min–max as a band."""
-    ax.fill_between(x, rows.min(axis=0), rows.max(axis=0), color=colour, alpha=0.18, lw=0)
-    plot = ax.semilogy if log else ax.plot
-    plot(x, np.median(rows, axis=0), "o-", ms=2.5, color=colour, label=name)
+    if log:
+        ax.set_yscale("log")
+    median_band(ax, x, rows, colour, "o-", ms=2.5, label=name)
 
 
 def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Translator) -> plt.Figure:

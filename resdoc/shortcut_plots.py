@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
-import numpy as np
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from resdoc.shortcut import IdentityFit
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
 
 
 def _box(ax, x, y, text, colour, w=1.5, h=0.5):
@@ -85,9 +84,8 @@ def identity_fit_figure(fits: dict[int, IdentityFit], tr: Translator) -> plt.Fig
                 if kind == "plain"
                 else tr("残差块（residual）", "residual")
             )
-            runs = np.array(runs)  # (seed, step)
-            ax.fill_between(fit.steps, runs.min(0), runs.max(0), color=colour, alpha=0.18, lw=0)
-            ax.semilogy(fit.steps, np.median(runs, 0), color=colour, label=label)
+            ax.set_yscale("log")
+            median_band(ax, fit.steps, runs, colour, label=label)  # runs: (seed, step)
         ax.set(
             xlabel=tr("训练步数", "training step"),
             title=tr(f"{depth} 个块", f"{depth} block" + ("s" if depth > 1 else "")),

@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # build machines have no display
 import matplotlib.pyplot as plt  # noqa: E402
@@ -76,6 +77,24 @@ def rc_params() -> dict:
         "svg.fonttype": "path",  # glyphs become outlines: no font needed to view
         "svg.hashsalt": "resdoc",  # stable element ids: identical SVG bytes per build
     }
+
+
+def median_band(
+    ax, x, runs, colour: str, *fmt: str, band: dict | None = None, **line
+) -> np.ndarray:
+    """Quantities measured once per seed (axis 0 of ``runs``): their median as a line, their
+    min–max as a band behind it. ``band`` overrides the band's style; ``fmt`` and ``line`` style
+    the line. Returns the median."""
+    runs = np.asarray(runs)
+    median = np.median(runs, axis=0)
+    ax.fill_between(
+        x,
+        runs.min(axis=0),
+        runs.max(axis=0),
+        **{"color": colour, "alpha": 0.18, "lw": 0, **(band or {})},
+    )
+    ax.plot(x, median, *fmt, color=colour, **line)
+    return median
 
 
 class Translator:
