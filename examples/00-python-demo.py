@@ -23,7 +23,7 @@ import math
 import statistics
 
 from resdoc import publish
-from resdoc.demo import (
+from resdoc.python_demo import (
     growth_rates,
     independent_backward_gain,
     log_linear_fit,
@@ -33,7 +33,7 @@ from resdoc.demo import (
     sgd_losses,
     total_norm_by_depth,
 )
-from resdoc.demo_plots import layer_norms_figure, total_norm_figure
+from resdoc.python_demo_plots import layer_norms_figure, total_norm_figure
 
 rows = seed_demo(depths=(10, 20))
 output = "\n".join(row.line() for row in rows)

@@ -25,7 +25,6 @@ import torch
 
 from resdoc import publish
 from resdoc.data import Split, digits
-from resdoc.degradation import MLP, PAPER_RECIPE, MLPConfig, train_net
 from resdoc.going_deeper import (
     calibrate,
     covering_length,
@@ -37,7 +36,8 @@ from resdoc.going_deeper import (
     train_pair,
 )
 from resdoc.going_deeper_plots import lesion_figure, path_figure
-from resdoc.training import evaluate
+from resdoc.models import MLP, MLPConfig
+from resdoc.training import PAPER_RECIPE, evaluate, train_net
 
 SEEDS = (0, 1, 2, 3, 4)
 LESION_DEPTH = 10

@@ -30,8 +30,10 @@ import torch
 
 from resdoc import publish
 from resdoc.data import Split, digits
-from resdoc.degradation import KINDS, MLP, PAPER_RECIPE, MLPConfig, depth_sweep, signal_profile
+from resdoc.degradation import depth_sweep, signal_profile
 from resdoc.degradation_plots import curves_figure, error_by_depth_figure, signals_figure
+from resdoc.models import KINDS, MLP, MLPConfig
+from resdoc.training import PAPER_RECIPE
 
 SEEDS = (0, 1, 2, 3, 4)
 DEPTHS = (2, 8, 16, 32)

@@ -21,8 +21,7 @@ shortcuts it collapses all tokens onto one vector. Run it by hand with
 
 # %%
 from resdoc import publish
-from resdoc.attention import linearity_table, rank_collapse
-from resdoc.ffn import parameter_counts, swiglu_width
+from resdoc.ffn import linearity_table, parameter_counts, rank_collapse, swiglu_width
 from resdoc.ffn_plots import linearity_figure, rank_collapse_figure
 
 D_MODEL = 512

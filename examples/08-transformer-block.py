@@ -1,6 +1,6 @@
 r"""Transformer 块 · The Transformer block.
 
-The encoder and decoder layers of ``resdoc.transformer`` drawn as a diagram, run once on
+The encoder and decoder layers of ``resdoc.transformer_block`` drawn as a diagram, run once on
 random tokens, and their parameters counted at the size of the original base model.
 Run it by hand with ``python examples/08-transformer-block.py``; the docs build runs it for you.
 """
@@ -20,14 +20,14 @@ Run it by hand with ``python examples/08-transformer-block.py``; the docs build 
 import torch
 
 from resdoc import publish
-from resdoc.transformer import (
+from resdoc.transformer_block import (
     BlockConfig,
     DecoderLayer,
     EncoderLayer,
     sublayer_params,
     zero_branch_change,
 )
-from resdoc.transformer_plots import block_figure
+from resdoc.transformer_block_plots import block_figure
 
 publish.figure(
     "block",

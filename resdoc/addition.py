@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from resdoc.models import n_params
 from resdoc.shortcut import branch
 
 
@@ -69,11 +70,6 @@ def add_stack(depth: int, dim: int, hidden: int) -> nn.Sequential:
 def concat_stack(depth: int, dim: int, hidden: int, growth: int) -> nn.Sequential:
     """``depth`` :class:`ConcatBlock` s; block ``i`` reads width ``dim + i * growth``."""
     return nn.Sequential(*(ConcatBlock(dim + i * growth, hidden, growth) for i in range(depth)))
-
-
-def n_params(model: nn.Module) -> int:
-    """The number of trainable numbers in ``model``."""
-    return sum(p.numel() for p in model.parameters())
 
 
 # --8<-- [start:growth-table]

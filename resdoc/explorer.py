@@ -3,7 +3,7 @@
 The explorer page (``docs/explorer.*.md``) computes in the reader's browser with
 ``docs/assets/javascripts/explorer/model.js``. This module builds the same stacks with
 ``torch.nn`` and PyTorch's own initializers, runs one forward and backward pass with the
-MSE loss of :mod:`resdoc.demo`, and exports weights, inputs, targets and the per-layer norms
+MSE loss of :mod:`resdoc.python_demo`, and exports weights, inputs, targets and the per-layer norms
 as JSON-ready dicts, so a test can feed PyTorch's weights to the JavaScript model and demand
 the same numbers.
 
@@ -26,7 +26,7 @@ from torch import nn
 
 from resdoc.gradients import total_grad_norm
 
-BATCH = 4  # like resdoc.demo
+BATCH = 4  # like resdoc.python_demo
 BLOCKS = ("plain", "plainrelu", "residual", "mlp", "postln", "preln", "scaled")
 INITS = ("default", "he", "xavier", "custom")
 

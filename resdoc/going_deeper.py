@@ -10,8 +10,8 @@ import torch
 from torch.nn import functional as F
 
 from resdoc.data import Split
-from resdoc.degradation import MLP, PAPER_RECIPE, train_net
-from resdoc.training import TrainConfig
+from resdoc.models import MLP
+from resdoc.training import PAPER_RECIPE, TrainConfig, train_net
 
 
 # --8<-- [start:path-counts]

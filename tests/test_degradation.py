@@ -9,15 +9,9 @@ import pytest
 import torch
 
 from resdoc.data import Split, digits
-from resdoc.degradation import (
-    KINDS,
-    MLP,
-    PAPER_RECIPE,
-    Block,
-    MLPConfig,
-    depth_sweep,
-    signal_profile,
-)
+from resdoc.degradation import depth_sweep, signal_profile
+from resdoc.models import KINDS, MLP, Block, MLPConfig
+from resdoc.training import PAPER_RECIPE
 
 SEEDS = (0, 1, 2)
 

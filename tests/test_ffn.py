@@ -2,15 +2,18 @@
 
 import torch
 
-from resdoc.attention import (
+from resdoc.ffn import (
     SelfAttention,
+    SwiGLU,
     additivity_gap,
     homogeneity_gap,
     linearity_table,
+    parameter_counts,
     rank1_residual,
     rank_collapse,
+    swiglu_width,
 )
-from resdoc.ffn import FeedForward, SwiGLU, n_params, parameter_counts, swiglu_width
+from resdoc.models import FeedForward, n_params
 
 
 def test_ffn_is_the_formula():

@@ -10,7 +10,6 @@ import torch
 from torch.nn import functional as F
 
 from resdoc.data import Split, digits
-from resdoc.degradation import MLP, PAPER_RECIPE, MLPConfig
 from resdoc.going_deeper import (
     BranchJacobians,
     calibrate,
@@ -21,6 +20,8 @@ from resdoc.going_deeper import (
     stream_growth,
     train_pair,
 )
+from resdoc.models import MLP, MLPConfig
+from resdoc.training import PAPER_RECIPE
 
 
 def test_path_counts_are_binomial():

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from resdoc.ffn import FeedForward
+from resdoc.models import FeedForward
 
 
 # --8<-- [start:config]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.demo import per_layer_gain
 from resdoc.gradients import LayerProfile
+from resdoc.python_demo import per_layer_gain
 from resdoc.style import GREY, PLAIN, RESIDUAL, Translator, median_band
 
 

@@ -6,7 +6,9 @@ import statistics
 import pytest
 import torch
 
-from resdoc.demo import (
+from resdoc.gradients import input_jacobian, layer_profile, total_grad_norm
+from resdoc.models import LinearBlock, LinearStack
+from resdoc.python_demo import (
     independent_backward_gain,
     log_linear_fit,
     measured_gains,
@@ -15,8 +17,6 @@ from resdoc.demo import (
     sgd_losses,
     total_norm_by_depth,
 )
-from resdoc.gradients import input_jacobian, layer_profile, total_grad_norm
-from resdoc.models import LinearBlock, LinearStack
 
 
 @pytest.mark.parametrize("dim", [3, 8])

@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch import nn
 
-from resdoc.transformer import (
+from resdoc.transformer_block import (
     BlockConfig,
     DecoderLayer,
     EncoderLayer,
