@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from resdoc.style import PLAIN, RESIDUAL, Translator
+from resdoc.style import Translator, kind_style
 
 
 def growth_figure(depths, table: dict[str, dict[str, list[int]]], tr: Translator) -> plt.Figure:
     """Left: output width against the number of blocks; right: parameter count. Add vs concat."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
-    labels = {
-        "add": tr("相加 x + F(x)", "add x + F(x)"),
-        "concat": tr("拼接 [x; F(x)]", "concat [x; F(x)]"),
-    }
-    colours = {"add": RESIDUAL, "concat": PLAIN}
     for kind, columns in table.items():
-        left.plot(depths, columns["width"], "o-", ms=3, color=colours[kind], label=labels[kind])
-        right.plot(
-            depths,
-            [p / 1e6 for p in columns["params"]],
-            "o-",
-            ms=3,
-            color=colours[kind],
-            label=labels[kind],
-        )
+        style = kind_style(tr, kind)
+        left.plot(depths, columns["width"], "o-", ms=3, **style)
+        right.plot(depths, [p / 1e6 for p in columns["params"]], "o-", ms=3, **style)
     left.set(
         xlabel=tr("块数 L", "number of blocks L"),
         ylabel=tr("输出宽度", "output width"),

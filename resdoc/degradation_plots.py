@@ -7,17 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from resdoc.degradation import Run
-from resdoc.style import ACCENT, PLAIN, RESIDUAL, Translator, median_band
-
-COLOURS = {"plain": PLAIN, "residual": RESIDUAL, "scaled": ACCENT}
-
-
-def kind_label(tr: Translator, kind: str) -> str:
-    return {
-        "plain": tr("无残差（plain）", "plain"),
-        "residual": tr("恒等捷径 x + F(x)", "identity shortcut x + F(x)"),
-        "scaled": tr("缩放捷径 0.5·x + F(x)", "scaled shortcut 0.5·x + F(x)"),
-    }[kind]
+from resdoc.style import Translator, kind_style, median_band
 
 
 def _by_depth(runs: list[Run], kind: str, value) -> tuple[list[int], np.ndarray]:
@@ -34,7 +24,7 @@ def error_by_depth_figure(runs: list[Run], tr: Translator) -> plt.Figure:
     """Final training error (left) and training loss (right, log scale) against depth."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
     for kind in dict.fromkeys(r.kind for r in runs):
-        style = dict(color=COLOURS[kind], marker="o", ms=4, capsize=3, label=kind_label(tr, kind))
+        style = dict(marker="o", ms=4, capsize=3, **kind_style(tr, kind))
         for ax, value in ((left, lambda r: 100 * r.train_error), (right, lambda r: r.train_loss)):
             depths, s = _by_depth(runs, kind, value)
             ax.errorbar(depths, s[:, 0], yerr=[s[:, 0] - s[:, 1], s[:, 2] - s[:, 0]], **style)
@@ -74,12 +64,12 @@ def curves_figure(runs: list[Run], tr: Translator) -> plt.Figure:
                 ax,
                 epochs,
                 curves,
-                COLOURS[kind],
+                kind_style(tr, kind)["color"],
                 band={"alpha": 0.15, "lw": None},
                 alpha=shade,
                 label=tr(f"{depth} 个块", f"{depth} blocks"),
             )
-        ax.set(title=kind_label(tr, kind), xlabel=tr("轮次（epoch）", "epoch"))
+        ax.set(title=kind_style(tr, kind)["label"], xlabel=tr("轮次（epoch）", "epoch"))
         ax.legend(loc="lower left")
     np.atleast_1d(axes)[0].set_ylabel(tr("训练损失", "training loss"))
     return fig
@@ -97,9 +87,9 @@ def signals_figure(profiles: dict[str, np.ndarray], tr: Translator) -> plt.Figur
                 ax,
                 layers,
                 series,
-                COLOURS[kind],
+                kind_style(tr, kind)["color"],
                 band={"alpha": 0.2, "lw": None},
-                label=kind_label(tr, kind),
+                label=kind_style(tr, kind)["label"],
             )
     right.set_yscale("log")
     left.set_ylim(bottom=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, RESIDUAL, Translator, kind_style
 
 
 def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -19,17 +19,12 @@ def lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) -> plt.Figure
     """Test accuracy with block i deleted; ``accuracy[kind]`` is (seeds, 1 + blocks), column 0
     the intact net (dashed); dotted: chance (10 %)."""
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
-    labels = {
-        "plain": tr("无残差（plain）", "plain"),
-        "residual": tr("有残差（residual）", "residual"),
-    }
     for kind, values in accuracy.items():
-        colour = PLAIN if kind == "plain" else RESIDUAL
         median, down, up = _median_range(100 * values[:, 1:])
         blocks = np.arange(len(median))
-        style = dict(fmt="o-", ms=4, capsize=3, color=colour, label=labels[kind])
+        style = dict(fmt="o-", ms=4, capsize=3, **kind_style(tr, kind))
         ax.errorbar(blocks, median, yerr=[down, up], **style)
-        ax.axhline(100 * np.median(values[:, 0]), ls="--", lw=1, color=colour)
+        ax.axhline(100 * np.median(values[:, 0]), ls="--", lw=1, color=style["color"])
     ax.axhline(10, ls=":", lw=1.2, color=GREY, label=tr("随机猜测（10%）", "chance (10%)"))
     ax.plot(
         [], [], "--", lw=1, color=GREY, label=tr("虚线：不删除任何块", "dashed: no block deleted")

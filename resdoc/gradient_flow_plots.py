@@ -6,32 +6,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
-
-COLOURS = {
-    "plain": PLAIN,
-    "residual": RESIDUAL,
-    "residual-scaled": ACCENT,
-    "residual-2": ACCENT,
-    "plain-no-bn": GREY,
-}
+from resdoc.style import GREY, Translator, kind_style, median_band
 
 
-def label(tr: Translator, kind: str) -> str:
-    return {
-        "plain": tr("无残差（plain）", "plain"),
-        "residual": tr("有残差（residual）", "residual"),
-        "residual-scaled": tr("有残差，末层 ×1/√L", "residual, last layer ×1/√L"),
-        "residual-2": tr("有残差，每两层一条捷径", "residual, shortcut every 2 layers"),
-        "plain-no-bn": tr("无残差，无批归一化", "plain, no batch norm"),
-    }[kind]
-
-
-def median_and_range(ax, x, rows: np.ndarray, colour: str, name: str, log=False) -> None:
+def median_and_range(ax, x, rows: np.ndarray, color: str, label: str, log=False) -> None:
     """The median over seeds (the rows' first axis is seeds) as a line, min–max as a band."""
     if log:
         ax.set_yscale("log")
-    median_band(ax, x, rows, colour, "o-", ms=2.5, label=name)
+    median_band(ax, x, rows, color, "o-", ms=2.5, label=label)
 
 
 def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Translator) -> plt.Figure:
@@ -45,7 +27,7 @@ def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Transl
     for ax, (init, profiles) in zip(axes, panels.items(), strict=True):
         for kind, rows in profiles.items():
             layers = np.arange(rows.shape[1])
-            median_and_range(ax, layers, rows, COLOURS[kind], label(tr, kind), log=True)
+            median_and_range(ax, layers, rows, **kind_style(tr, kind), log=True)
         ax.axhline(1.0, color=GREY, lw=1, ls="--")
         ax.set(xlabel=tr("层 l（0 = 输入）", "layer l (0 = input)"), title=titles[init])
         ax.legend(loc="best")
@@ -66,7 +48,7 @@ def shattered_figure(
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 4.0), layout="constrained")
     for offset, (kind, (x, grads)) in enumerate(examples.items()):
         g = (grads - grads.mean()) / grads.std()
-        left.plot(x, g - 5 * offset, lw=1, color=COLOURS[kind], label=label(tr, kind))
+        left.plot(x, g - 5 * offset, lw=1, **kind_style(tr, kind))
     left.set(
         xlabel=tr("输入 x", "input x"),
         ylabel=tr("df/dx（标准化，错开）", "df/dx (standardized, offset)"),
@@ -74,7 +56,7 @@ def shattered_figure(
         yticks=[],
     )
     for kind, rows in correlations.items():
-        median_and_range(right, depths, rows.T, COLOURS[kind], label(tr, kind))
+        median_and_range(right, depths, rows.T, **kind_style(tr, kind))
     right.axhline(0.0, color=GREY, lw=1, ls=":")
     ticks = [d for d in (2, 4, 8, 16, 32, 50, 100) if depths[0] <= d <= depths[-1]]
     right.set(

@@ -102,9 +102,13 @@ def number(key: str, value: float, fmt: str = "{:.4g}", seeds: Iterable[int] | N
     return text
 
 
-def text(key: str, value: str, seeds: Iterable[int] | None = None) -> str:
-    """Record a piece of text (e.g. printed output) for the prose; returns it."""
-    _store(key, {"value": value, "text": value, "seeds": _seed_list(seeds)})
+def text(key: str, value: str, seeds: Iterable[int] | None = None, zh: str | None = None) -> str:
+    """Record a piece of text (e.g. printed output) for the prose; returns it. ``zh``: the
+    text Chinese pages show instead, when punctuation or words differ."""
+    record = {"value": value, "text": value, "seeds": _seed_list(seeds)}
+    if zh is not None:
+        record["texts"] = {"zh": zh}
+    _store(key, record)
     return value
 
 
@@ -139,7 +143,12 @@ def spread(key: str, values: Iterable[float], seeds: Iterable[int], fmt: str = "
     middle = number(key, measured.median, fmt, seeds)
     low = number(f"{key}_min", measured.low, fmt, seeds)
     high = number(f"{key}_max", measured.high, fmt, seeds)
-    text(f"{key}_spread", f"{middle} ({low}–{high})", seeds)
+    if measured.low < 0:  # "-0.3–-0.1" would read as a subtraction: spell the range out
+        text(
+            f"{key}_spread", f"{middle} ({low} to {high})", seeds, zh=f"{middle}（{low} 至 {high}）"
+        )
+    else:
+        text(f"{key}_spread", f"{middle} ({low}–{high})", seeds, zh=f"{middle}（{low}–{high}）")
     return measured
 
 
@@ -172,20 +181,20 @@ def claim(key: str, holds: bool, zh: str, en: str, evidence: str = "") -> tuple[
         raise ClaimFailed(f"claim {key!r} does not hold{detail}: {en!r}")
     results = _load("results.json")
 
-    def resolve(sentence: str, markup: bool) -> str:
+    def resolve(sentence: str, lang: str, markup: bool) -> str:
         def substitute(match: re.Match) -> str:
             name = match[1]
             if name not in results or "claim" in results[name]:
                 raise KeyError(f"claim {key!r} shows {{{{ {name} }}}}, which is not recorded yet")
             if markup:
                 return f"{{{{ result:{example_name()}/{name} }}}}"
-            return results[name]["text"]
+            return results[name].get("texts", {}).get(lang, results[name]["text"])
 
         return _OWN_RESULT.sub(substitute, sentence)
 
-    sentences = {"zh": resolve(zh, True), "en": resolve(en, True)}
+    sentences = {"zh": resolve(zh, "zh", True), "en": resolve(en, "en", True)}
     _store(key, {"claim": sentences, "evidence": evidence})
-    return resolve(zh, False), resolve(en, False)
+    return resolve(zh, "zh", False), resolve(en, "en", False)
 
 
 def _is_boolean(value: object) -> bool:

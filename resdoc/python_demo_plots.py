@@ -7,13 +7,7 @@ import numpy as np
 
 from resdoc.gradients import LayerProfile
 from resdoc.python_demo import per_layer_gain
-from resdoc.style import GREY, PLAIN, RESIDUAL, Translator, median_band
-
-
-def _label(tr: Translator, kind: str) -> str:
-    return (
-        tr("无残差（plain）", "plain") if kind == "plain" else tr("有残差（residual）", "residual")
-    )
+from resdoc.style import GREY, Translator, kind_style, median_band
 
 
 def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
@@ -27,16 +21,17 @@ def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) 
     median and range over the seeds, log scale."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
     for kind, runs in profiles.items():
-        colour = PLAIN if kind == "plain" else RESIDUAL
+        style = kind_style(tr, kind)
+        colour, label = style["color"], style["label"]
         depth = len(runs[0].weight_grads)
         layers = np.arange(depth + 1)
         grads = np.array([run.activation_grads for run in runs])
-        median = _band(left, layers, grads, colour, _label(tr, kind))
+        median = _band(left, layers, grads, colour, label)
         # what the variance argument predicts, anchored at the median output gradient
         gain = per_layer_gain(kind == "residual")
         left.semilogy(layers, median[-1] * gain ** (depth - layers), "--", color=GREY, lw=1)
         weights = np.array([run.weight_grads for run in runs])
-        _band(right, np.arange(depth), weights, colour, _label(tr, kind))
+        _band(right, np.arange(depth), weights, colour, label)
     left.plot(
         [],
         [],
@@ -69,8 +64,8 @@ def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translato
     fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
     seeds = len(norms["plain"][0])
     for kind, rows in norms.items():
-        colour = PLAIN if kind == "plain" else RESIDUAL
-        _band(ax, depths, np.array(rows).T, colour, _label(tr, kind))  # rows: per depth
+        style = kind_style(tr, kind)
+        _band(ax, depths, np.array(rows).T, style["color"], style["label"])  # rows: per depth
     ax.set(
         xlabel=tr("深度（块数）", "depth (blocks)"),
         ylabel=tr("总梯度范数", "total gradient norm"),

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from resdoc.shortcut import IdentityFit
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, kind_style, median_band
 
 
 def _box(ax, x, y, text, colour, w=1.5, h=0.5):
@@ -78,14 +78,9 @@ def identity_fit_figure(fits: dict[int, IdentityFit], tr: Translator) -> plt.Fig
     )
     for ax, (depth, fit) in zip(axes, fits.items(), strict=True):
         for kind, runs in fit.losses.items():
-            colour = PLAIN if kind == "plain" else RESIDUAL
-            label = (
-                tr("普通块（plain）", "plain")
-                if kind == "plain"
-                else tr("残差块（residual）", "residual")
-            )
+            style = kind_style(tr, kind)
             ax.set_yscale("log")
-            median_band(ax, fit.steps, runs, colour, label=label)  # runs: (seed, step)
+            median_band(ax, fit.steps, runs, style["color"], label=style["label"])  # (seed, step)
         ax.set(
             xlabel=tr("训练步数", "training step"),
             title=tr(f"{depth} 个块", f"{depth} block" + ("s" if depth > 1 else "")),

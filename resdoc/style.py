@@ -21,6 +21,26 @@ PLAIN = "#D55E00"  # vermillion: the stack without shortcuts
 RESIDUAL = "#0072B2"  # blue: the stack with shortcuts
 ACCENT = "#009E73"  # green: a third curve
 GREY = "#6B6B6B"  # predictions, guides
+ORANGE = "#E69F00"  # a fourth curve
+PURPLE = "#CC79A7"  # a fifth curve
+
+# Every kind of network the figures compare, with one colour and one legend label
+# (zh, en), so a kind looks and reads the same in every chapter's figures.
+KINDS: dict[str, tuple[str, str, str]] = {
+    "plain": (PLAIN, "无残差（plain）", "plain"),
+    "residual": (RESIDUAL, "有残差（residual）", "residual"),
+    "scaled": (ACCENT, "缩放捷径 0.5·x + F(x)", "scaled shortcut 0.5·x + F(x)"),
+    "residual-scaled": (ACCENT, "有残差，末层 ×1/√L", "residual, last layer ×1/√L"),
+    "residual-2": (ORANGE, "有残差，每两层一条捷径", "residual, shortcut every 2 layers"),
+    "plain-no-bn": (PURPLE, "无残差，无批归一化", "plain, no batch normalization"),
+    "add": (RESIDUAL, "相加 x + F(x)", "add x + F(x)"),
+    "concat": (PLAIN, "拼接 [x; F(x)]", "concatenate [x; F(x)]"),
+    "post": (PLAIN, "Post-LN", "Post-LN"),
+    "post_warmup": (ACCENT, "Post-LN，有预热", "Post-LN, warm-up"),
+    "pre": (RESIDUAL, "Pre-LN", "Pre-LN"),
+    "rezero": (PURPLE, "ReZero x + αF(x)，α₀ = 0", "ReZero x + αF(x), α₀ = 0"),
+    "fixup": (ORANGE, "Fixup 规则（W₂ = 0）", "Fixup rule (W₂ = 0)"),
+}
 
 _SYSTEM_CJK_FONTS = (
     "Noto Sans CJK SC",
@@ -95,6 +115,16 @@ def median_band(
     )
     ax.plot(x, median, *fmt, color=colour, **line)
     return median
+
+
+def kind_style(tr: Translator, kind: str) -> dict[str, str]:
+    """The ``color`` and ``label`` of ``kind`` (a key of :data:`KINDS`), for a plotting call.
+
+    >>> kind_style(Translator("en"), "plain")
+    {'color': '#D55E00', 'label': 'plain'}
+    """
+    colour, zh, en = KINDS[kind]
+    return {"color": colour, "label": tr(zh, en)}
 
 
 class Translator:

@@ -7,6 +7,7 @@ from resdoc.sitegen.pages import PageError, check_snippets, fill_results, mark_m
 RESULTS = {
     "demo": {
         "norm": {"value": 1.5, "text": "1.500", "seeds": [0, 1, 2]},
+        "range": {"value": "1 (0–2)", "text": "1 (0–2)", "texts": {"zh": "1（0–2）"}},
         "grows": {
             "claim": {
                 "zh": "范数 {{ result:demo/norm }} 变大",
@@ -20,6 +21,11 @@ RESULTS = {
 def test_result_placeholder_is_filled_with_the_recorded_text():
     filled = fill_results("norm = {{ result:demo/norm }}.", "p.md", RESULTS)
     assert plain_text(filled) == "norm = 1.500."
+
+
+def test_a_text_recorded_per_language_shows_in_the_page_language():
+    for lang, shown in (("zh", "1（0–2）"), ("en", "1 (0–2)")):
+        assert plain_text(fill_results("{{ result:demo/range }}", "p.md", RESULTS, lang)) == shown
 
 
 def test_claim_placeholder_shows_the_sentence_in_the_page_language_with_its_numbers():

@@ -28,6 +28,16 @@ def test_spread_records_median_range_and_seeds(output):
     assert results["err_max"]["seeds"] == [0, 1, 2]
 
 
+def test_spread_reads_naturally_in_each_language_and_with_negative_numbers(output):
+    publish.spread("corr", [-0.3, -0.1, 0.2], seeds=range(3), fmt="{:.1f}")
+    publish.spread("err", [0.3, 0.1, 0.2], seeds=range(3), fmt="{:.1f}")
+    results = json.loads((output / "results.json").read_text("utf-8"))
+    # a dash between two negative numbers reads as a minus sign: say "to" instead
+    assert results["corr_spread"]["text"] == "-0.1 (-0.3 to 0.2)"
+    assert results["corr_spread"]["texts"]["zh"] == "-0.1（-0.3 至 0.2）"
+    assert results["err_spread"]["texts"]["zh"] == "0.2（0.1–0.3）"  # full-width brackets
+
+
 def test_spread_needs_one_value_per_seed():
     with pytest.raises(ValueError, match="2 values for 3 seeds"):
         publish.spread("err", [0.1, 0.2], seeds=range(3))

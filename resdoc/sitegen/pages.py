@@ -66,7 +66,8 @@ def fill_results(markdown: str, page: str, results: dict[str, dict], lang: str =
             return PLACEHOLDER.sub(substitute, record["claim"][lang])
         if "claim" in record:
             raise PageError(f"{page}: {match[0]!r} is a claim, not a number: use 'claim:'")
-        return f"{OPEN}{match['ref']}{SEP}{record['text']}{CLOSE}"
+        shown = record.get("texts", {}).get(lang, record["text"])  # a text can differ by language
+        return f"{OPEN}{match['ref']}{SEP}{shown}{CLOSE}"
 
     return PLACEHOLDER.sub(substitute, markdown)
 
