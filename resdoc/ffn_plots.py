@@ -8,15 +8,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import torch
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
 
 
 def _band(ax, x, values: torch.Tensor, **style) -> None:
-    """Median over seeds (rows of ``values``) as a line, min–max as a shaded band."""
-    ax.plot(x, values.median(0).values, **style)
-    ax.fill_between(
-        x, values.min(0).values, values.max(0).values, color=style["color"], alpha=0.2, lw=0
-    )
+    """Median over seeds (rows of ``values``) as a line, min–max as a shaded band; the median
+    of an even number of seeds is the mean of the middle two, as in the pages' tables."""
+    median_band(ax, x, values.numpy(), style.pop("color"), **style)
 
 
 def _map_styles(tr: Translator) -> dict[str, dict]:
