@@ -53,6 +53,10 @@ for kind in KINDS:
 
 publish.number("n_seeds", len(SEEDS), "{:d}")
 publish.number("train_size", len(digits()[0].y), "{:d}")
+n_images = sum(len(split.y) for split in digits())
+publish.number("n_images", n_images, "{:,d}")
+publish.number("train_percent", 100 * len(digits()[0].y) / n_images, "{:.0f}%")
+publish.number("momentum", PAPER_RECIPE.momentum, "{:g}")
 publish.number("epochs", PAPER_RECIPE.epochs, "{:d}")
 publish.number(
     "steps", PAPER_RECIPE.epochs * -(-len(digits()[0].y) // PAPER_RECIPE.batch_size), "{:d}"

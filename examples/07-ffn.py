@@ -71,7 +71,10 @@ publish.claim(
 # %%
 SEEDS = range(10)
 SCALES = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-table = linearity_table(scales=SCALES, seeds=SEEDS)
+D_MODEL_GAPS, TOKENS = 32, 16
+table = linearity_table(d_model=D_MODEL_GAPS, seq=TOKENS, scales=SCALES, seeds=SEEDS)
+publish.number("gaps_d_model", D_MODEL_GAPS, "{:d}")
+publish.number("gaps_tokens", TOKENS, "{:d}")
 one, small, large = SCALES.index(1.0), 0, len(SCALES) - 1
 gaps = {}  # (map, gap, scale index) -> the seeds' values, recorded with their spread
 for name, row in table.items():
