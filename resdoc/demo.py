@@ -1,9 +1,9 @@
-"""The seed's Python demo, reproduced faithfully, and the per-layer view behind it.
+"""The Python demo of the original notes, reproduced faithfully, and the per-layer view behind it.
 
 The seed builds a plain and a residual stack of bias-free ``Linear(32, 32)`` blocks
 for depths 10 and 20 after a single ``torch.manual_seed(42)``, feeds each net a fresh
 ``randn(4, 32)`` input and target, and prints the total gradient norm of the MSE loss.
-Random numbers are drawn in exactly the seed's order, so the printed lines match.
+Random numbers are drawn in exactly the notes' order, so the printed lines match.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def log_linear_fit(xs, ys) -> tuple[float, float]:
 
 
 def total_norm_by_depth(depths, seeds=range(10), dim=DIM) -> dict[str, list[list[float]]]:
-    """The seed's total gradient norm for each depth and seed: ``{kind: [[per seed] per depth]}``."""
+    """The notes' total gradient norm for each depth and seed: ``{kind: [[per seed] per depth]}``."""
     norms: dict[str, list[list[float]]] = {"plain": [], "residual": []}
     for depth in depths:
         for kind in norms:

@@ -65,7 +65,7 @@ def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) 
 
 
 def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translator) -> plt.Figure:
-    """The seed's single number against depth: median and range over seeds, log scale."""
+    """The original notes' single number against depth: median and range over seeds, log scale."""
     fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
     seeds = len(norms["plain"][0])
     for kind, rows in norms.items():

@@ -115,7 +115,7 @@ def build_stack(config: dict) -> tuple[nn.ModuleList, nn.Module]:
 def profile(blocks: nn.ModuleList, head: nn.Module, x: torch.Tensor, target: torch.Tensor) -> dict:
     """Per-layer norms of one pass, as model.js reports them: $\\lVert x_l \\rVert$ and
     $\\lVert \\partial L/\\partial x_l \\rVert$ for $l = 0..L$ ($x_L$ before the head),
-    $\\lVert \\partial L/\\partial W_l \\rVert$ per block, the loss and the seed's total norm."""
+    $\\lVert \\partial L/\\partial W_l \\rVert$ per block, the loss and the original notes' total norm."""
     xs = [x.detach().clone().requires_grad_(True)]
     for block in blocks:
         xs.append(block(xs[-1]))
@@ -126,7 +126,7 @@ def profile(blocks: nn.ModuleList, head: nn.Module, x: torch.Tensor, target: tor
     weight_grads = [
         math.sqrt(sum(p.grad.norm().item() ** 2 for p in block.parameters())) for block in blocks
     ]
-    total = total_grad_norm(nn.Sequential(*blocks, head), x, target)  # the seed's number
+    total = total_grad_norm(nn.Sequential(*blocks, head), x, target)  # the original notes' number
     return {
         "loss": loss.item(),
         "activations": [t.norm().item() for t in xs],

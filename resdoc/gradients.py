@@ -11,7 +11,7 @@ from torch import nn
 
 # --8<-- [start:total-grad-norm]
 def total_grad_norm(model: nn.Module, x: torch.Tensor, target: torch.Tensor) -> float:
-    """The seed's single number: $\\sqrt{\\sum_p \\lVert \\partial L / \\partial p \\rVert^2}$
+    """The original notes' single number: $\\sqrt{\\sum_p \\lVert \\partial L / \\partial p \\rVert^2}$
     for the MSE loss $L$ of ``model(x)`` against ``target``."""
     model.zero_grad()
     loss = (model(x) - target).pow(2).mean()

@@ -12,7 +12,7 @@ from torch import nn
 
 # --8<-- [start:linear-block]
 class LinearBlock(nn.Module):
-    """One block of the seed's demo: $y = x + Wx$ with the shortcut, $y = Wx$ without.
+    """One block of the original notes' demo: $y = x + Wx$ with the shortcut, $y = Wx$ without.
 
     >>> block = LinearBlock(dim=4, residual=True)
     >>> with torch.no_grad():
