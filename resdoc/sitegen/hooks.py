@@ -13,7 +13,8 @@ What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` a
   download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
 - ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
 - ``on_page_content``: measured numbers say where they come from; figures get their size.
-- ``on_post_page``: small fixes to Material's markup, each counted (``markup.py``).
+- ``on_post_page``: no stray gaps in Chinese text (``cjk.py``); formulas typeset; small
+  fixes to Material's markup, each counted (``markup.py``).
 - ``on_post_build``: no sitemap unless the published address (RESDOC_SITE_URL) is known.
 
 Internals of other packages these hooks rely on are listed in ``private.py``.
@@ -34,6 +35,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.toc import get_toc
 
 from resdoc.sitegen import (
+    cjk,
     example_pages,
     figures,
     generated,
@@ -65,6 +67,7 @@ BEHIND_NOTICE = {
     "this translation was last updated; recent changes may be missing here.\n\n",
 }
 SEARCH_LABEL = {"zh": "搜索", "en": "Search"}
+CJK_LANGUAGES = ("zh",)  # written without spaces between words: line breaks must not show
 NOTEBOOK_CSS = "notebook.css"  # beside each example page: only the rules it uses
 
 
@@ -232,6 +235,8 @@ def on_post_page(output: str, page, config) -> str:
     state = current()
     # typeset here, after the search plugin has indexed the page: the index keeps the TeX
     site_root = "../" * page.url.count("/")
+    if state.lang in CJK_LANGUAGES:  # before KaTeX's markup: the TeX is still one span
+        output = cjk.join_lines(output)
     output = math.typeset(output, page.file.src_uri, state.root, site_root)
     output = search.for_page(output, state.prefixes[state.lang])
     neighbours = (page.previous_page is not None) + (page.next_page is not None)

@@ -66,9 +66,24 @@ def fill_results(markdown: str, page: str, results: dict[str, dict], lang: str =
             return PLACEHOLDER.sub(substitute, record["claim"][lang])
         if "claim" in record:
             raise PageError(f"{page}: {match[0]!r} is a claim, not a number: use 'claim:'")
-        return f"{OPEN}{match['ref']}{SEP}{record['text']}{CLOSE}"
+        return f"{OPEN}{match['ref']}{SEP}{in_language(record['text'], lang)}{CLOSE}"
 
     return PLACEHOLDER.sub(substitute, markdown)
+
+
+_SPREAD = re.compile(r"^(?P<median>\S+) \((?P<range>[^()]+–[^()]+)\)$")
+
+
+def in_language(text: str, lang: str) -> str:
+    """A recorded text as the page's language writes it: "median (min–max)" takes full-width
+    brackets in Chinese, with no space before them.
+
+    >>> in_language("4.1% (2.0%–6.3%)", "zh"), in_language("4.1% (2.0%–6.3%)", "en")
+    ('4.1%（2.0%–6.3%）', '4.1% (2.0%–6.3%)')
+    """
+    if lang != "zh":
+        return text
+    return _SPREAD.sub(r"\g<median>（\g<range>）", text)
 
 
 def plain_text(text: str) -> str:
