@@ -72,10 +72,10 @@ def seed_profiles(depth: int, seeds, dim=DIM) -> dict[str, list[LayerProfile]]:
 
 
 def per_layer_gain(residual: bool) -> float:
-    """Expected growth of $\\lVert x \\rVert$ per block under PyTorch's default init.
+    r"""Expected growth of $\lVert x \rVert$ per block under PyTorch's default init.
 
-    ``nn.Linear`` draws $W_{ij} \\sim U(-1/\\sqrt{n}, 1/\\sqrt{n})$, variance $1/(3n)$, so
-    $\\mathbb{E}\\lVert Wx \\rVert^2 = \\lVert x \\rVert^2 / 3$: a plain block scales the squared
+    ``nn.Linear`` draws $W_{ij} \sim U(-1/\sqrt{n}, 1/\sqrt{n})$, variance $1/(3n)$, so
+    $\mathbb{E}\lVert Wx \rVert^2 = \lVert x \rVert^2 / 3$: a plain block scales the squared
     norm by $1/3$, a residual block by $1 + 1/3$ (the cross term has mean zero).
 
     >>> round(per_layer_gain(residual=False) ** 2, 6), round(per_layer_gain(residual=True) ** 2, 6)
@@ -86,8 +86,8 @@ def per_layer_gain(residual: bool) -> float:
 
 
 def growth_rates(profiles: list[LayerProfile]) -> dict[str, list[float]]:
-    """Per-block growth factor of $\\lVert x_l \\rVert$ (forward) and of
-    $\\lVert \\partial L/\\partial x_l \\rVert$ (backward, towards the input), one per profile."""
+    r"""Per-block growth factor of $\lVert x_l \rVert$ (forward) and of
+    $\lVert \partial L/\partial x_l \rVert$ (backward, towards the input), one per profile."""
     rates: dict[str, list[float]] = {"forward": [], "backward": []}
     for profile in profiles:
         acts, grads = profile.activations, profile.activation_grads
@@ -103,9 +103,9 @@ def measured_gains(depth: int = 20, seeds=range(20)) -> dict[str, dict[str, list
 
 
 def independent_backward_gain(depth: int, residual: bool, seed: int, dim=DIM) -> float:
-    """Per-block growth of an output gradient that does not depend on the weights.
+    r"""Per-block growth of an output gradient that does not depend on the weights.
 
-    A random row vector $g$ is pulled back through the stack, $g\\,(I + W_{L-1})\\cdots(I + W_0)$
+    A random row vector $g$ is pulled back through the stack, $g\,(I + W_{L-1})\cdots(I + W_0)$
     (without the $I$ for a plain stack): what the variance argument assumes. In the demo the
     output gradient contains $x_L$, which the same weights produced.
     """
@@ -118,7 +118,7 @@ def independent_backward_gain(depth: int, residual: bool, seed: int, dim=DIM) ->
 
 
 def log_linear_fit(xs, ys) -> tuple[float, float]:
-    """Fit $\\log y = a + b x$: return the factor $e^b$ per unit of $x$ and the fit's $R^2$.
+    r"""Fit $\log y = a + b x$: return the factor $e^b$ per unit of $x$ and the fit's $R^2$.
 
     An exponential is a straight line on a log scale; $R^2$ near 1 says the curve is one.
 

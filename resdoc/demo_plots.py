@@ -23,7 +23,7 @@ def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
 
 
 def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) -> plt.Figure:
-    """Left: $\\lVert \\partial L/\\partial x_l \\rVert$; right: $\\lVert \\partial L/\\partial W_l \\rVert$;
+    r"""Left: $\lVert \partial L/\partial x_l \rVert$; right: $\lVert \partial L/\partial W_l \rVert$;
     median and range over the seeds, log scale."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
     for kind, runs in profiles.items():

@@ -13,10 +13,10 @@ from torch.nn import functional as F
 
 # --8<-- [start:ffn]
 class FeedForward(nn.Module):
-    """$\\mathrm{FFN}(x) = \\max(0,\\, xW_1 + b_1)\\,W_2 + b_2$ (Vaswani et al. 2017).
+    r"""$\mathrm{FFN}(x) = \max(0,\, xW_1 + b_1)\,W_2 + b_2$ (Vaswani et al. 2017).
 
-    $W_1$ is $d_\\text{model} \\times d_\\text{ff}$ (expand), $W_2$ is $d_\\text{ff} \\times d_\\text{model}$
-    (contract); the original Transformer uses $d_\\text{ff} = 4\\,d_\\text{model}$.
+    $W_1$ is $d_\text{model} \times d_\text{ff}$ (expand), $W_2$ is $d_\text{ff} \times d_\text{model}$
+    (contract); the original Transformer uses $d_\text{ff} = 4\,d_\text{model}$.
 
     >>> ffn = FeedForward(d_model=8, d_ff=32)
     >>> tuple(ffn(torch.randn(2, 5, 8)).shape)   # (batch, seq, d_model) → same shape
@@ -38,11 +38,11 @@ class FeedForward(nn.Module):
 
 # --8<-- [start:swiglu]
 class SwiGLU(nn.Module):
-    """$\\mathrm{FFN}_\\text{SwiGLU}(x) = \\big(\\mathrm{Swish}(xW) \\odot xV\\big)\\,W_2$ (Shazeer 2020),
-    with $\\mathrm{Swish}(z) = z\\,\\sigma(z)$ (PyTorch's ``silu``); no biases.
+    r"""$\mathrm{FFN}_\text{SwiGLU}(x) = \big(\mathrm{Swish}(xW) \odot xV\big)\,W_2$ (Shazeer 2020),
+    with $\mathrm{Swish}(z) = z\,\sigma(z)$ (PyTorch's ``silu``); no biases.
 
     Three matrices instead of two: to keep the parameter count of a ReLU FFN with
-    $d_\\text{ff} = 4d$, the paper shrinks the hidden width to $\\tfrac{2}{3} \\cdot 4d$.
+    $d_\text{ff} = 4d$, the paper shrinks the hidden width to $\tfrac{2}{3} \cdot 4d$.
 
     >>> tuple(SwiGLU(d_model=8, d_ff=16)(torch.randn(3, 8)).shape)
     (3, 8)
@@ -71,8 +71,8 @@ def n_params(module: nn.Module) -> int:
 
 
 def swiglu_width(d_model: int) -> int:
-    """Hidden width of a SwiGLU FFN with as many weights as a ReLU FFN of width $4d$:
-    $3 d\\,d_\\text{ff} = 2 \\cdot d \\cdot 4d \\Rightarrow d_\\text{ff} = \\tfrac{8}{3} d$ (rounded).
+    r"""Hidden width of a SwiGLU FFN with as many weights as a ReLU FFN of width $4d$:
+    $3 d\,d_\text{ff} = 2 \cdot d \cdot 4d \Rightarrow d_\text{ff} = \tfrac{8}{3} d$ (rounded).
 
     >>> swiglu_width(768)
     2048

@@ -1,7 +1,7 @@
-"""The small models the site experiments on.
+r"""The small models the site experiments on.
 
 Each block reads like its formula: a residual block returns ``x + self.branch(x)``,
-which is $y = x + \\mathcal{F}(x)$.
+which is $y = x + \mathcal{F}(x)$.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class LinearBlock(nn.Module):
 
 # --8<-- [start:linear-stack]
 class LinearStack(nn.Module):
-    """``depth`` LinearBlocks applied one after the other: $x_{l+1} = \\text{block}_l(x_l)$."""
+    r"""``depth`` LinearBlocks applied one after the other: $x_{l+1} = \text{block}_l(x_l)$."""
 
     def __init__(self, dim: int, depth: int, residual: bool):
         super().__init__()
