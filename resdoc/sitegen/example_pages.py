@@ -89,6 +89,7 @@ def page_body(html: str, toc, example: str, lang: str, css_href: str | None, whe
     loaded from outside the site. ``where`` names the page in errors."""
     html = markup.heading_ids(html, heading_ids(toc), where)
     html = markup.notebook_page(html, where)
+    html = markup.notebook_in_language(html, lang, where)
     script_label, notebook_label, produced = DOWNLOAD_LABELS[lang]
     if css_href:
         html = f'<link rel="stylesheet" href="{css_href}">' + html
