@@ -1,4 +1,4 @@
-"""Python 演示：有无残差连接的梯度范数 · Python demo: gradient norms with and without the shortcut.
+"""Python 演示：有无残差的梯度范数 · Python demo: gradient norms with and without the shortcut.
 
 The original notes' demo reproduced as it was written, then taken apart layer by layer, over many seeds.
 Run it by hand with ``python examples/00-python-demo.py``; the docs build runs it for you.

@@ -157,14 +157,14 @@ def sgd_losses(residual: bool, depth=20, lr=0.01, steps=20, seed=0, dim=DIM) -> 
     torch.manual_seed(seed)
     net = LinearStack(dim, depth, residual)
     x, target = torch.randn(BATCH, dim), torch.randn(BATCH, dim)
-    optimiser = torch.optim.SGD(net.parameters(), lr=lr)
+    optimizer = torch.optim.SGD(net.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
         loss = (net(x) - target).pow(2).mean()
         losses.append(loss.item())  # the loss before this step's update
-        optimiser.zero_grad()
+        optimizer.zero_grad()
         loss.backward()
-        optimiser.step()
+        optimizer.step()
     return losses
 
 

@@ -23,7 +23,7 @@ def label(tr: Translator, kind: str) -> str:
         "residual": tr("有残差（residual）", "residual"),
         "residual-scaled": tr("有残差，末层 ×1/√L", "residual, last layer ×1/√L"),
         "residual-2": tr("有残差，每两层一条捷径", "residual, shortcut every 2 layers"),
-        "plain-no-bn": tr("无残差，无批归一化", "plain, no batch norm"),
+        "plain-no-bn": tr("无残差，无批量归一化", "plain, no batch norm"),
     }[kind]
 
 

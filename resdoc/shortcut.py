@@ -86,13 +86,13 @@ def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e
     torch.manual_seed(seed)
     net = nn.Sequential(*(make_block(dim, hidden, residual) for _ in range(depth)))
     x = torch.randn(256, dim)
-    optimiser = torch.optim.Adam(net.parameters(), lr=lr)
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
         loss = (net(x) - x).pow(2).mean()  # target = input: learn the identity
-        optimiser.zero_grad()
+        optimizer.zero_grad()
         loss.backward()
-        optimiser.step()
+        optimizer.step()
         losses.append(loss.item())
     return losses
 
