@@ -1,20 +1,20 @@
-"""Python 演示：有无残差连接的梯度范数 · Python demo: gradient norms with and without the shortcut.
+"""Python 演示：有无残差的梯度范数 · Python demo: gradient norms with and without the shortcut.
 
-The seed's demo reproduced as it was written, then taken apart layer by layer, over many seeds.
+The original notes' demo reproduced as it was written, then taken apart layer by layer, over many seeds.
 Run it by hand with ``python examples/00-python-demo.py``; the docs build runs it for you.
 """
 
 # %% [markdown] lang="zh"
 # # Python 演示：有无残差的梯度范数
 #
-# 先原样复现种子文档里的演示：`torch.manual_seed(42)` 只设一次，深度 10 和 20 各建一个
+# 先原样复现原始笔记里的演示：`torch.manual_seed(42)` 只设一次，深度 10 和 20 各建一个
 # 无残差（plain）和一个有残差（residual）的 `Linear(32, 32)` 堆叠，每个网络用新的
 # `randn(4, 32)` 输入和目标，打印均方误差损失对全部参数的总梯度范数。
 
 # %% [markdown] lang="en"
 # # Python demo: gradient norms with and without the shortcut
 #
-# First the seed's demo exactly as written: `torch.manual_seed(42)` set once, then for
+# First the original notes' demo exactly as written: `torch.manual_seed(42)` set once, then for
 # depths 10 and 20 a plain and a residual stack of `Linear(32, 32)` blocks, each net fed a
 # fresh `randn(4, 32)` input and target, printing the total gradient norm of the MSE loss.
 
@@ -47,13 +47,13 @@ seed = {(row.depth, "residual" if row.residual else "plain"): row.grad_norm for 
 # %% [markdown] lang="zh"
 # ## 换一批随机种子，换一串深度
 #
-# 种子的演示只用了一个随机种子。下面对深度 1 到 30、每个深度 10 个随机种子重复同一个计算，
+# 原始笔记的演示只用了一个随机种子。下面对深度 1 到 30、每个深度 10 个随机种子重复同一个计算，
 # 记录中位数与范围，并用对数坐标下的直线拟合（R²）检验它随深度是否按指数变化。
 
 # %% [markdown] lang="en"
 # ## More seeds, more depths
 #
-# The seed's demo uses one random seed. Below, the same computation for depths 1 to 30 with 10
+# The original notes' demo uses one random seed. Below, the same computation for depths 1 to 30 with 10
 # random seeds per depth: the median and the range, and a straight-line fit on the log scale
 # (R²) to test whether it changes exponentially with depth.
 
@@ -322,10 +322,10 @@ publish.claim(
 publish.claim(
     "big_gradient_diverges",
     sweep["residual"][0] > 1.2 and sweep["residual"][1] > 0.98 and all_blown and max(blown) <= 10,
-    zh="种子演示里的残差堆叠，总梯度范数随深度指数增长，深度 {{ depth }} 时是 {{ sweep_residual_d20_spread }}"
+    zh="原始笔记演示中的残差堆叠，总梯度范数随深度指数增长，深度 {{ depth }} 时是 {{ sweep_residual_d20_spread }}"
     "（{{ sweep_seeds }} 个随机种子）；可是用学习率 {{ sgd_lr }} 的 SGD 训练它，损失在 "
     "{{ sgd_blown_step_spread }} 次更新之内就溢出了",
-    en="The seed demo's residual stack has a total gradient norm that grows exponentially with depth, "
+    en="The residual stack of the original notes' demo has a total gradient norm that grows exponentially with depth, "
     "{{ sweep_residual_d20_spread }} at depth {{ depth }} ({{ sweep_seeds }} random seeds); yet "
     "trained with SGD at learning rate {{ sgd_lr }}, its loss overflows within "
     "{{ sgd_blown_step_spread }} updates",

@@ -1,4 +1,4 @@
-r"""梯度保真：捷径上的反向传播 · Gradient flow: the backward pass through the shortcut.
+r"""梯度流：捷径上的反向传播 · Gradient flow: the backward pass through the shortcut.
 
 For $y = x + \mathcal{F}(x)$ the Jacobian is $I + \partial\mathcal{F}/\partial x$. We check that
 against autograd, follow the gradient norm through 50 blocks under two initializations, and
@@ -8,7 +8,7 @@ Run it by hand with ``python examples/03-gradient-flow.py``; the docs build runs
 """
 
 # %% [markdown] lang="zh"
-# # 梯度保真：捷径上的反向传播
+# # 梯度流：捷径上的反向传播
 #
 # 残差块的雅可比矩阵（Jacobian）是 $I + \partial\mathcal{F}/\partial x$。先用自动求导核对这个公式，
 # 每个随机种子一个随机初始化的块和一个随机输入。
@@ -180,9 +180,9 @@ publish.figure(
 #
 # 按 Balduzzi 等人（2017）的设定：一维输入 $x \in [-2, 2]$ 上取 256 个均匀的点，网络
 # $f: \mathbb{R} \to \mathbb{R}$ 中间是 $L$ 层宽度 200 的 `BN-ReLU-Linear`（He 初始化），
-# 残差网络在每层外面加一条恒等捷径，另一种残差网络每两层一条。批归一化的统计量取自这 256 个点，
+# 残差网络在每层外面加一条恒等捷径，另一种残差网络每两层一条。批量归一化的统计量取自这 256 个点，
 # 然后固定不变，所以每个点的 $\mathrm{d}f/\mathrm{d}x$ 都是精确的。再算相邻点梯度的相关系数。
-# 作为对照，还有一个去掉批归一化的普通网络（即本页旧版的设定）。
+# 作为对照，还有一个去掉批量归一化的普通网络（即本页旧版的设定）。
 
 # %% [markdown] lang="en"
 # ## Shattered gradients
@@ -243,7 +243,7 @@ shattered_claims = [
         corr["plain", 2].low > corr["plain", 8].high + 0.2
         and corr["plain", 8].median > corr["plain", 12].median + 0.2
         and plain_deep_abs < 0.3,
-        zh="带批归一化的普通网络，相邻输入的梯度相关系数从 {{ shattered_min_depth }} 层时的 "
+        zh="带批量归一化的普通网络，相邻输入的梯度相关系数从 {{ shattered_min_depth }} 层时的 "
         "{{ corr_plain_d2_spread }} 降到 8 层时的 {{ corr_plain_d8_spread }}、12 层时的 "
         "{{ corr_plain_d12_spread }}；{{ shattered_mid_depth }} 层及更深时，没有一个种子的相关系数绝对值超过 "
         "{{ plain_deep_max_abs }}：相邻输入的梯度几乎不相关，像白噪声一样。",
@@ -298,7 +298,7 @@ shattered_claims = [
         "no_bn_plain_shatters_slowly",
         corr["plain-no-bn", MID].low > plain_deep_abs + 0.3
         and corr["plain-no-bn", DEPTHS[-1]].high - corr["plain-no-bn", DEPTHS[-1]].low > 0.3,
-        zh="去掉批归一化，同样的普通网络碎得慢得多：{{ shattered_mid_depth }} 层时是 {{ corr_plain-no-bn_d16_spread }}，"
+        zh="去掉批量归一化，同样的普通网络碎得慢得多：{{ shattered_mid_depth }} 层时是 {{ corr_plain-no-bn_d16_spread }}，"
         "{{ shattered_max_depth }} 层时是 {{ corr_plain-no-bn_d100_spread }}，种子之间差别很大。",
         en="Without batch normalization the same plain net shatters much more slowly: "
         "{{ corr_plain-no-bn_d16_spread }} at {{ shattered_mid_depth }} layers and {{ corr_plain-no-bn_d100_spread }} at "
@@ -332,7 +332,7 @@ publish.figure(
 publish.claim(
     "reproduces_contrast",
     plain_deep_abs < 0.3 and corr["residual", DEPTHS[-1]].low > 0.3,
-    zh="两种网络都像论文那样带批归一化时，Balduzzi 等人描述的对比得到复现：普通网络的梯度在 {{ shattered_mid_depth }} 层以内就碎了，"
+    zh="两种网络都像论文那样带批量归一化时，Balduzzi 等人描述的对比得到复现：普通网络的梯度在 {{ shattered_mid_depth }} 层以内就碎了，"
     "每层一条捷径的残差网络到 {{ shattered_max_depth }} 层仍保持相关（{{ corr_residual_d100_spread }}）。",
     en="With batch normalization in both nets, as in the paper, the contrast Balduzzi et al. describe "
     "reproduces: the plain net's gradients shatter within {{ shattered_mid_depth }} layers, while the residual net with a "
@@ -363,9 +363,9 @@ publish.claim(
     and corr["residual", DEPTHS[-1]].low > 0.3
     and residual2_deepest_abs < 0.3
     and corr["plain-no-bn", MID].low > plain_deep_abs + 0.3,
-    zh="梯度破碎：带批归一化的普通网络的输入梯度在 {{ shattered_mid_depth }} 层以内变得像白噪声，每层一条捷径的残差网络到 "
+    zh="梯度破碎：带批量归一化的普通网络的输入梯度在 {{ shattered_mid_depth }} 层以内变得像白噪声，每层一条捷径的残差网络到 "
     "{{ shattered_max_depth }} 层仍保持相关；每两层一条捷径时，{{ shattered_max_depth }} 层处也碎了；"
-    "去掉批归一化，普通网络碎得慢得多。",
+    "去掉批量归一化，普通网络碎得慢得多。",
     en="Shattered gradients: the batch-normalized plain net's input gradients look like white noise "
     "within {{ shattered_mid_depth }} layers, the residual net with a shortcut around every layer keeps them correlated up to "
     "{{ shattered_max_depth }} layers; with a shortcut every two layers they shatter too by "

@@ -1,7 +1,7 @@
-"""层归一化（Add & Norm）· Add & Norm: where the LayerNorm goes.
+"""层归一化：Post-LN 与 Pre-LN · Layer normalization: Post-LN and Pre-LN.
 
 A tiny Transformer encoder with the LayerNorm after the addition (Post-LN) or before the
-sub-layer (Pre-LN): gradient norms at initialization over many seeds, and training with and
+sublayer (Pre-LN): gradient norms at initialization over many seeds, and training with and
 without warm-up over several seeds.
 Run it by hand with ``python examples/04-add-norm.py``; the docs build runs it for you.
 """
@@ -129,7 +129,7 @@ publish.claim(
 publish.claim(
     "stream_grows",
     growth[hi].low > growth[lo].high,
-    zh=f"初始化时 Pre-LN 的残差流随层数变长：输出与输入的范数之比在 {lo} 层时为 "
+    zh=f"初始化时 Pre-LN 残差流的范数随层数增大：输出与输入的范数之比在 {lo} 层时为 "
     f"{{{{ stream_growth_l{lo}_spread }}}}，{hi} 层时为 {{{{ stream_growth_l{hi}_spread }}}}",
     en=f"At initialization Pre-LN's residual stream grows with depth: the norm of the output over the "
     f"input is {{{{ stream_growth_l{lo}_spread }}}} at {lo} layers and "
@@ -157,7 +157,7 @@ publish.number("ratio_over_growth_max", max(tracking), "{:.2f}", seeds=SEEDS)
 publish.claim(
     "ratio_follows_stream",
     max(tracking) < 2 * min(tracking),
-    zh=f"比值跟着 Pre-LN 残差流的长度走：残差流输出与输入的范数之比从 {{{{ stream_growth_l{lo}_spread }}}} 增长到 "
+    zh=f"比值随 Pre-LN 残差流的范数一起增长：残差流输出与输入的范数之比从 {{{{ stream_growth_l{lo}_spread }}}} 增长到 "
     f"{{{{ stream_growth_l{hi}_spread }}}}（增大到 {{{{ stream_gain }}}} 倍），比值除以它，在每个层数下都在 "
     "{{ ratio_over_growth_min }} 与 {{ ratio_over_growth_max }} 之间",
     en="The ratio follows the length of Pre-LN's residual stream: the stream grows from "
@@ -171,7 +171,7 @@ publish.claim(
     last[hi][0].median > last[lo][0].median
     and last[hi][1].median < 0.8 * last[lo][1].median
     and ratio[hi].low > ratio[lo].high,
-    zh="定理对两种顺序所作的对比——Post-LN 最后一层的梯度不随深度变小，Pre-LN 的随残差流变长而变小——在这里**复现了**",
+    zh="定理对两种顺序所作的对比——Post-LN 最后一层的梯度不随深度变小，Pre-LN 的随残差流范数增大而变小——在这里得到了**重现**",
     en="The contrast the theorem draws between the two orders — a last-layer gradient that does not "
     "shrink with depth for Post-LN, one that shrinks as the stream grows for Pre-LN — **reproduces** here",
     evidence="the three last-layer claims above",
@@ -179,7 +179,7 @@ publish.claim(
 publish.claim(
     "ratio_summary",
     ratio[hi].low > ratio[lo].high and max(tracking) < 2 * min(tracking),
-    zh="Post-LN 与 Pre-LN 最后一层梯度之比随深度增大，跟着 Pre-LN 残差流的长度走",
+    zh="Post-LN 与 Pre-LN 最后一层梯度之比随深度增大，与 Pre-LN 残差流范数的增长同步",
     en="the ratio of Post-LN's to Pre-LN's last-layer gradient grows with depth, following the length "
     "of Pre-LN's residual stream",
     evidence="ratio_grows and ratio_follows_stream",

@@ -1,4 +1,4 @@
-"""退化难题 · The degradation problem.
+"""退化问题 · The degradation problem.
 
 Plain, identity-shortcut and 0.5-scaled-shortcut nets of several depths, built like the
 pre-activation ResNet of He et al. (2016) with linear layers, trained with the paper's recipe
@@ -8,7 +8,7 @@ the docs build runs it for you.
 """
 
 # %% [markdown] lang="zh"
-# # 退化难题
+# # 退化问题
 #
 # 同一种预激活块（BN-ReLU-线性-BN-ReLU-线性）堆成 2、8、16、32 个块，分别用无残差、恒等捷径
 # $x + \mathcal{F}(x)$ 和缩放捷径 $0.5\,x + \mathcal{F}(x)$ 三种连法，在 scikit-learn 的手写数字数据集
@@ -178,7 +178,7 @@ publish.figure(
 # %% [markdown] lang="zh"
 # ## 信号有没有消失
 #
-# He 等人检查过：带批归一化的深普通网络，前向信号的方差不为零，反向梯度的范数也正常。
+# He 等人检查过：带批量归一化的深普通网络，前向信号的方差不为零，反向梯度的范数也正常。
 # 我们在初始化时对 32 个块的网络做同样的检查：一批 128 张训练图像，训练模式（批统计量）。
 
 # %% [markdown] lang="en"
@@ -270,7 +270,7 @@ publish.claim(
 publish.claim(
     "summary_degradation",
     plain_degrade and residual_fit,
-    zh="在 `load_digits` 上，按预激活残差网络的结构和论文的训练设置，带批归一化的无残差网络越深，训练误差越高；"
+    zh="在 `load_digits` 上，按预激活残差网络的结构和论文的训练设置，带批量归一化的无残差网络越深，训练误差越高；"
     "同样的块加上恒等捷径，训练误差在每个深度都接近零",
     en="On `load_digits`, with the structure of a pre-activation residual network and the paper's training "
     "recipe, the deeper plain nets with batch normalization reach a higher training error; the same blocks "

@@ -112,6 +112,7 @@ N_LAYERS = 6
 publish.number("n_layers", N_LAYERS, "{:d}")
 total = N_LAYERS * (counts["encoder"] + counts["decoder"])
 publish.number("params_stack_millions", total / 1e6, "{:.1f}")
+publish.number("params_stack", total, "{:,d}")  # exact: "44.1 百万" is not how Chinese counts
 print(f"{N_LAYERS} + {N_LAYERS} layers: {total:,d}")
 publish.claim(
     "shortcuts_cost_nothing",

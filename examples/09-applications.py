@@ -1,4 +1,4 @@
-r"""AI 应用场景 · Where residual connections are used.
+r"""应用场景 · Where residual connections are used.
 
 A deep MLP without normalization on scikit-learn's digits, trained four ways at one learning
 rate over 10 seeds: no shortcut, a plain shortcut, ReZero and the Fixup rule; and what one plain
@@ -7,7 +7,7 @@ residual block does to the stream at initialization. Run it by hand with
 """
 
 # %% [markdown] lang="zh"
-# # AI 应用场景：让残差堆叠变深
+# # 应用场景：让残差堆叠变深
 #
 # 64 个没有归一化的残差块（宽 32，He 初始化），在 `load_digits` 上用同一个 SGD 学习率训练 10 轮，
 # 每种做法 10 个随机种子（种子决定初始化和小批次的顺序）。四种做法只在“块的分支如何接到捷径上”不同。
@@ -168,7 +168,7 @@ tiny = [
 publish.claim(
     "not_the_learning_rate",
     all(n is not None and n <= 1 for n in tiny),
-    zh="把学习率降到 {{ tiny_lr }}（小 {{ lr_ratio }} 倍），第一次更新同样在每个种子上都产生 NaN",
+    zh="把学习率降到 {{ tiny_lr }}（原来的 {{ lr_ratio }} 分之一），第一次更新同样在每个种子上都产生 NaN",
     en="at a learning rate of {{ tiny_lr }}, {{ lr_ratio }} times smaller, the first update gives NaN in "
     "every seed just the same",
     evidence=f"first NaN steps at lr {TINY_LR:g}: {tiny}",

@@ -16,8 +16,8 @@ from resdoc.data import reversal_batch
 
 # --8<-- [start:layer-norm]
 def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: float = 1e-5):
-    """$\\mathrm{LN}(x) = \\gamma \\odot (x - \\mu)/\\sqrt{\\sigma^2 + \\epsilon} + \\beta$, with $\\mu$ and
-    $\\sigma^2$ the mean and (biased) variance over the last axis: the features of one token.
+    r"""$\mathrm{LN}(x) = \gamma \odot (x - \mu)/\sqrt{\sigma^2 + \epsilon} + \beta$, with $\mu$ and
+    $\sigma^2$ the mean and (biased) variance over the last axis: the features of one token.
 
     >>> x = torch.randn(2, 3, 8)
     >>> ln = nn.LayerNorm(8)
@@ -101,10 +101,10 @@ def loss_on(model: Encoder, tokens: torch.Tensor, targets: torch.Tensor) -> torc
 def init_grad_profile(
     n_layer: int, pre_ln: bool, seed: int, batches: int = 4, cfg: TransformerConfig | None = None
 ) -> list[float]:
-    """One initialization (``seed``): $\\lVert \\partial \\ell/\\partial W_2^{(l)} \\rVert$ of each block's
+    r"""One initialization (``seed``): $\lVert \partial \ell/\partial W_2^{(l)} \rVert$ of each block's
     second MLP weight, averaged over ``batches`` batches of the reversal task.
 
-    The LayerNorms start at $\\gamma = 1, \\beta = 0$, so Post-LN and Pre-LN with the same seed
+    The LayerNorms start at $\gamma = 1, \beta = 0$, so Post-LN and Pre-LN with the same seed
     have the same weights and see the same batches: they differ only in where the LN sits.
     """
     cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=pre_ln)
@@ -121,7 +121,7 @@ def init_grad_profile(
 
 @torch.no_grad()
 def stream_growth(n_layer: int, seed: int = 0, cfg: TransformerConfig | None = None) -> float:
-    """Pre-LN at initialization: mean per-token $\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ of the residual
+    r"""Pre-LN at initialization: mean per-token $\lVert x_L \rVert / \lVert x_0 \rVert$ of the residual
     stream, the size the final LN divides by."""
     cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=True)
     torch.manual_seed(seed)

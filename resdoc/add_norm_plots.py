@@ -45,7 +45,7 @@ def _spread(ax, x, values, colour, label, style="o-", band=True, **kw):
 
 
 def _sqrt_guide(ax, depths, anchor: float, tr: Translator) -> None:
-    """A dashed $\\propto\\sqrt{L}$ line through ``anchor`` at the smallest depth."""
+    r"""A dashed $\propto\sqrt{L}$ line through ``anchor`` at the smallest depth."""
     depths = np.asarray(depths)
     ax.plot(
         depths,
@@ -64,7 +64,7 @@ def _depth_axis(ax, depths) -> None:
 
 
 def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Figure:
-    """Left: per-layer $\\lVert \\partial\\ell/\\partial W_2 \\rVert$ at ``profile_depth``; right: the
+    r"""Left: per-layer $\lVert \partial\ell/\partial W_2 \rVert$ at ``profile_depth``; right: the
     last block's norm against depth."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
     depths = sorted(study)
@@ -94,8 +94,8 @@ def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Fig
 
 
 def ratio_figure(study: dict, tr: Translator) -> plt.Figure:
-    """Left: Post-LN over Pre-LN, last layer, per seed, against depth; right: the Pre-LN residual
-    stream's growth $\\lVert x_L \\rVert / \\lVert x_0 \\rVert$. Both beside a $\\sqrt{L}$ guide."""
+    r"""Left: Post-LN over Pre-LN, last layer, per seed, against depth; right: the Pre-LN residual
+    stream's growth $\lVert x_L \rVert / \lVert x_0 \rVert$. Both beside a $\sqrt{L}$ guide."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
     depths = sorted(study)
     ratio = np.array([study[L]["post"][:, -1] / study[L]["pre"][:, -1] for L in depths]).T

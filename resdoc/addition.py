@@ -1,6 +1,6 @@
-"""Chapter 02-addition: merging the shortcut by element-wise addition.
+r"""Chapter 02-addition: merging the shortcut by element-wise addition.
 
-Addition needs $x$ and $\\mathcal{F}(x)$ to have the same shape; when they do not, a
+Addition needs $x$ and $\mathcal{F}(x)$ to have the same shape; when they do not, a
 projection shortcut $W_s x$ fixes the shape. Concatenation, the alternative used by
 DenseNet and U-Net, needs no equal shapes but makes every later layer wider.
 """
@@ -16,7 +16,7 @@ from resdoc.shortcut import branch
 
 # --8<-- [start:projection]
 class ProjectionBlock(nn.Module):
-    """$y = \\mathcal{F}(x) + W_s x$ for an input of width ``dim_in`` and an output of width ``dim_out``.
+    r"""$y = \mathcal{F}(x) + W_s x$ for an input of width ``dim_in`` and an output of width ``dim_out``.
 
     $W_s$ is a bias-free linear map; when the widths agree it is the identity and has no weights.
     """
@@ -38,7 +38,7 @@ class ProjectionBlock(nn.Module):
 
 # --8<-- [start:add-concat]
 class AddBlock(nn.Module):
-    """$y = x + \\mathcal{F}(x)$: the width stays ``dim``."""
+    r"""$y = x + \mathcal{F}(x)$: the width stays ``dim``."""
 
     def __init__(self, dim: int, hidden: int):
         super().__init__()
@@ -49,7 +49,7 @@ class AddBlock(nn.Module):
 
 
 class ConcatBlock(nn.Module):
-    """$y = [x;\\, \\mathcal{F}(x)]$: the width grows from ``dim`` to ``dim + growth``."""
+    r"""$y = [x;\, \mathcal{F}(x)]$: the width grows from ``dim`` to ``dim + growth``."""
 
     def __init__(self, dim: int, hidden: int, growth: int):
         super().__init__()
@@ -96,10 +96,10 @@ def growth_table(depths, dim=64, hidden=64, growth=64) -> dict[str, dict[str, li
 
 
 def concat_params_formula(depth: int, dim: int, hidden: int, growth: int) -> int:
-    """$\\sum_{i<L} \\big[(d + i k + 1) h + (h + 1) k\\big]$: quadratic in the depth $L$."""
+    r"""$\sum_{i<L} \big[(d + i k + 1) h + (h + 1) k\big]$: quadratic in the depth $L$."""
     return sum((dim + i * growth + 1) * hidden + (hidden + 1) * growth for i in range(depth))
 
 
 def add_params_formula(depth: int, dim: int, hidden: int) -> int:
-    """$L \\big[(d + 1) h + (h + 1) d\\big]$: linear in the depth $L$."""
+    r"""$L \big[(d + 1) h + (h + 1) d\big]$: linear in the depth $L$."""
     return depth * ((dim + 1) * hidden + (hidden + 1) * dim)

@@ -1,7 +1,7 @@
-"""Chapter 09: what deep residual stacks do to their shortcut at initialization.
+r"""Chapter 09: what deep residual stacks do to their shortcut at initialization.
 
 A deep un-normalized residual MLP on ``load_digits``, its branches initialized four ways:
-no shortcut at all, plain $x + \\mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
+no shortcut at all, plain $x + \mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
 Fixup rule (Zhang et al. 2019), all trained with the same optimizer and learning rate.
 """
 
@@ -22,12 +22,12 @@ WIDTH = 32  # of the residual stream
 
 # --8<-- [start:block]
 class Block(nn.Module):
-    """$\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialization, wrapped by ``scheme``:
+    r"""$\mathcal{F}(x) = W_2\,\mathrm{ReLU}(W_1 x + b_1) + b_2$ with He initialization, wrapped by ``scheme``:
 
-    - ``plain``: $\\mathrm{ReLU}(\\mathcal{F}(x))$, no shortcut;
-    - ``residual``: $x + \\mathcal{F}(x)$;
-    - ``rezero``: $x + \\alpha\\,\\mathcal{F}(x)$ with a learned scalar $\\alpha$ that starts at $0$;
-    - ``fixup``: $x + \\mathcal{F}(x)$ with $W_2 = 0$ and $W_1$ scaled by $L^{-1/2}$ ($L$ blocks of
+    - ``plain``: $\mathrm{ReLU}(\mathcal{F}(x))$, no shortcut;
+    - ``residual``: $x + \mathcal{F}(x)$;
+    - ``rezero``: $x + \alpha\,\mathcal{F}(x)$ with a learned scalar $\alpha$ that starts at $0$;
+    - ``fixup``: $x + \mathcal{F}(x)$ with $W_2 = 0$ and $W_1$ scaled by $L^{-1/2}$ ($L$ blocks of
       $m = 2$ layers: Fixup's $L^{-1/(2m-2)}$; its scalar biases and multiplier are left out).
 
     At initialization the last three start as the identity only if the branch adds nothing:
@@ -63,7 +63,7 @@ class Block(nn.Module):
 
 
 class DeepMLP(nn.Module):
-    """Input layer $64 \\to$ ``width``, ``depth`` blocks, a linear classifier; no normalization."""
+    r"""Input layer $64 \to$ ``width``, ``depth`` blocks, a linear classifier; no normalization."""
 
     def __init__(self, depth: int, scheme: str, width: int = WIDTH):
         super().__init__()
@@ -118,11 +118,11 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
 
 @torch.no_grad()
 def growth_at_init(depth=64, seed=0) -> dict[str, float]:
-    """What one plain residual block does to the stream at initialization, averaged over the
+    r"""What one plain residual block does to the stream at initialization, averaged over the
     ``depth`` blocks of ``DeepMLP(depth, "residual")`` fed the training digits:
-    ``branch`` $= \\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$, ``cosine`` between $x$ and
-    $\\mathcal{F}(x)$, and ``growth`` $= \\lVert x + \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$
-    $= 1 + 2\\cos \\cdot \\sqrt{\\text{branch}} + \\text{branch}$; and ``stream``, how many times
+    ``branch`` $= \lVert \mathcal{F}(x) \rVert^2 / \lVert x \rVert^2$, ``cosine`` between $x$ and
+    $\mathcal{F}(x)$, and ``growth`` $= \lVert x + \mathcal{F}(x) \rVert^2 / \lVert x \rVert^2$
+    $= 1 + 2\cos \cdot \sqrt{\text{branch}} + \text{branch}$; and ``stream``, how many times
     larger the stream's root mean square is after the last block than before the first."""
     torch.manual_seed(seed)
     model = DeepMLP(depth, "residual")
@@ -139,9 +139,9 @@ def growth_at_init(depth=64, seed=0) -> dict[str, float]:
 
 
 def deepnorm_constants(n_layers: int) -> dict[str, float]:
-    """DeepNorm for an encoder-only (or decoder-only) stack of ``n_layers`` blocks
-    (Wang et al. 2022): $x_{l+1} = \\mathrm{LN}(\\alpha x_l + \\mathcal{F}(x_l))$ with
-    $\\alpha = (2N)^{1/4}$, and the branch weights initialized with gain $\\beta = (8N)^{-1/4}$.
+    r"""DeepNorm for an encoder-only (or decoder-only) stack of ``n_layers`` blocks
+    (Wang et al. 2022): $x_{l+1} = \mathrm{LN}(\alpha x_l + \mathcal{F}(x_l))$ with
+    $\alpha = (2N)^{1/4}$, and the branch weights initialized with gain $\beta = (8N)^{-1/4}$.
 
     >>> {k: round(v, 3) for k, v in deepnorm_constants(1000).items()}
     {'alpha': 6.687, 'beta': 0.106}

@@ -1,6 +1,6 @@
-"""Chapter 06: the degradation problem. Deeper plain nets reach a *higher training error* than
+r"""Chapter 06: the degradation problem. Deeper plain nets reach a *higher training error* than
 shallower ones (He et al. 2016a); with identity shortcuts they do not, and a shortcut scaled by
-$\\lambda = 0.5$ trains worse (He et al. 2016b).
+$\lambda = 0.5$ trains worse (He et al. 2016b).
 
 The nets follow "Identity Mappings in Deep Residual Networks" (He et al. 2016b) with linear
 layers in place of convolutions: pre-activation blocks BN-ReLU-weight-BN-ReLU-weight, He
@@ -47,9 +47,9 @@ def depth_sweep(depths, kinds, seeds, cfg: TrainConfig = PAPER_RECIPE) -> list[R
 
 # --8<-- [start:signals]
 def signal_profile(model: MLP, data: Split) -> tuple[list[float], list[float]]:
-    """The check of He et al. (2016a) on a batch in train mode: the standard deviation of
-    every block's input $x_i$ (forward) and the norm of $\\partial\\ell/\\partial x_i$ (backward),
-    for $i = 0, \\dots, L$. Runs on a copy, so BatchNorm's running statistics stay as they are."""
+    r"""The check of He et al. (2016a) on a batch in train mode: the standard deviation of
+    every block's input $x_i$ (forward) and the norm of $\partial\ell/\partial x_i$ (backward),
+    for $i = 0, \dots, L$. Runs on a copy, so BatchNorm's running statistics stay as they are."""
     model = copy.deepcopy(model).train()
     xs = model.stream(data.x)
     for x in xs:

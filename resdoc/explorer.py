@@ -1,4 +1,4 @@
-"""The gradient-flow explorer's reference: the same blocks in PyTorch, in float64.
+r"""The gradient-flow explorer's reference: the same blocks in PyTorch, in float64.
 
 The explorer page (``docs/explorer.*.md``) computes in the reader's browser with
 ``docs/assets/javascripts/explorer/model.js``. This module builds the same stacks with
@@ -10,10 +10,10 @@ the same numbers.
 Blocks (``LN`` is ``nn.LayerNorm`` without learnable parameters):
 
 ==============  =========================  ==============================
-``plain``       $y = Wx$                   ``plainrelu``: $y = \\mathrm{relu}(Wx)$
-``residual``    $y = x + Wx$               ``scaled``: $y = \\lambda x + Wx$
-``mlp``         $y = x + W_2\\,\\mathrm{relu}(W_1 x)$
-``postln``      $y = \\mathrm{LN}(x + Wx)$  ``preln``: $y = x + W\\,\\mathrm{LN}(x)$
+``plain``       $y = Wx$                   ``plainrelu``: $y = \mathrm{relu}(Wx)$
+``residual``    $y = x + Wx$               ``scaled``: $y = \lambda x + Wx$
+``mlp``         $y = x + W_2\,\mathrm{relu}(W_1 x)$
+``postln``      $y = \mathrm{LN}(x + Wx)$  ``preln``: $y = x + W\,\mathrm{LN}(x)$
 ==============  =========================  ==============================
 """
 
@@ -78,8 +78,8 @@ class ExplorerBlock(nn.Module):
 
 
 def initialize(linear: nn.Linear, init: str, variance: float = 1.0) -> None:
-    """Re-draw ``linear.weight`` with PyTorch's initializers; ``default`` keeps nn.Linear's own
-    $U(-1/\\sqrt{n}, 1/\\sqrt{n})$."""
+    r"""Re-draw ``linear.weight`` with PyTorch's initializers; ``default`` keeps nn.Linear's own
+    $U(-1/\sqrt{n}, 1/\sqrt{n})$."""
     n = linear.in_features
     with torch.no_grad():
         if init == "he":
@@ -113,9 +113,9 @@ def build_stack(config: dict) -> tuple[nn.ModuleList, nn.Module]:
 
 
 def profile(blocks: nn.ModuleList, head: nn.Module, x: torch.Tensor, target: torch.Tensor) -> dict:
-    """Per-layer norms of one pass, as model.js reports them: $\\lVert x_l \\rVert$ and
-    $\\lVert \\partial L/\\partial x_l \\rVert$ for $l = 0..L$ ($x_L$ before the head),
-    $\\lVert \\partial L/\\partial W_l \\rVert$ per block, the loss and the seed's total norm."""
+    r"""Per-layer norms of one pass, as model.js reports them: $\lVert x_l \rVert$ and
+    $\lVert \partial L/\partial x_l \rVert$ for $l = 0..L$ ($x_L$ before the head),
+    $\lVert \partial L/\partial W_l \rVert$ per block, the loss and the original notes' total norm."""
     xs = [x.detach().clone().requires_grad_(True)]
     for block in blocks:
         xs.append(block(xs[-1]))
@@ -126,7 +126,7 @@ def profile(blocks: nn.ModuleList, head: nn.Module, x: torch.Tensor, target: tor
     weight_grads = [
         math.sqrt(sum(p.grad.norm().item() ** 2 for p in block.parameters())) for block in blocks
     ]
-    total = total_grad_norm(nn.Sequential(*blocks, head), x, target)  # the seed's number
+    total = total_grad_norm(nn.Sequential(*blocks, head), x, target)  # the original notes' number
     return {
         "loss": loss.item(),
         "activations": [t.norm().item() for t in xs],

@@ -21,11 +21,11 @@ from resdoc.models import FeedForward, n_params
 
 # --8<-- [start:swiglu]
 class SwiGLU(nn.Module):
-    """$\\mathrm{FFN}_\\text{SwiGLU}(x) = \\big(\\mathrm{Swish}(xW) \\odot xV\\big)\\,W_2$ (Shazeer 2020),
-    with $\\mathrm{Swish}(z) = z\\,\\sigma(z)$ (PyTorch's ``silu``); no biases.
+    r"""$\mathrm{FFN}_\text{SwiGLU}(x) = \big(\mathrm{Swish}(xW) \odot xV\big)\,W_2$ (Shazeer 2020),
+    with $\mathrm{Swish}(z) = z\,\sigma(z)$ (PyTorch's ``silu``); no biases.
 
     Three matrices instead of two: to keep the parameter count of a ReLU FFN with
-    $d_\\text{ff} = 4d$, the paper shrinks the hidden width to $\\tfrac{2}{3} \\cdot 4d$.
+    $d_\text{ff} = 4d$, the paper shrinks the hidden width to $\tfrac{2}{3} \cdot 4d$.
 
     >>> tuple(SwiGLU(d_model=8, d_ff=16)(torch.randn(3, 8)).shape)
     (3, 8)
@@ -45,8 +45,8 @@ class SwiGLU(nn.Module):
 
 
 def swiglu_width(d_model: int) -> int:
-    """Hidden width of a SwiGLU FFN with as many weights as a ReLU FFN of width $4d$:
-    $3 d\\,d_\\text{ff} = 2 \\cdot d \\cdot 4d \\Rightarrow d_\\text{ff} = \\tfrac{8}{3} d$ (rounded).
+    r"""Hidden width of a SwiGLU FFN with as many weights as a ReLU FFN of width $4d$:
+    $3 d\,d_\text{ff} = 2 \cdot d \cdot 4d \Rightarrow d_\text{ff} = \tfrac{8}{3} d$ (rounded).
 
     >>> swiglu_width(768)
     2048
@@ -70,9 +70,9 @@ def parameter_counts(d_model: int = 512, n_head: int = 8) -> dict[str, int]:
 
 # --8<-- [start:self-attention]
 class SelfAttention(nn.Module):
-    """One head: $A(X) = \\mathrm{softmax}\\!\\big(XW_Q (XW_K)^\\top / \\sqrt{d}\\big)\\, X W_V$.
+    r"""One head: $A(X) = \mathrm{softmax}\!\big(XW_Q (XW_K)^\top / \sqrt{d}\big)\, X W_V$.
 
-    The weights $P = \\mathrm{softmax}(\\cdot)$ depend on $X$: each row of $P$ is positive and
+    The weights $P = \mathrm{softmax}(\cdot)$ depend on $X$: each row of $P$ is positive and
     sums to one, so every output token is a weighted average of the value vectors.
 
     >>> attn = SelfAttention(d_model=8)
@@ -103,12 +103,12 @@ class SelfAttention(nn.Module):
 
 # --8<-- [start:linearity-gaps]
 def additivity_gap(f: Callable, x: torch.Tensor, y: torch.Tensor) -> float:
-    """$\\lVert f(x+y) - f(x) - f(y) \\rVert / \\lVert f(x+y) \\rVert$: zero for a linear $f$."""
+    r"""$\lVert f(x+y) - f(x) - f(y) \rVert / \lVert f(x+y) \rVert$: zero for a linear $f$."""
     return ((f(x + y) - f(x) - f(y)).norm() / f(x + y).norm()).item()
 
 
 def homogeneity_gap(f: Callable, x: torch.Tensor, scale: float = 2.0) -> float:
-    """$\\lVert f(sx) - s f(x) \\rVert / \\lVert s f(x) \\rVert$: zero for a linear $f$.
+    r"""$\lVert f(sx) - s f(x) \rVert / \lVert s f(x) \rVert$: zero for a linear $f$.
 
     >>> w = torch.randn(4, 4)
     >>> homogeneity_gap(lambda x: x @ w, torch.randn(3, 4)) < 1e-6
@@ -124,8 +124,8 @@ MAPS = ("attention", "frozen", "ffn", "ffn_no_bias", "linear")
 
 
 def linearity_table(d_model=32, seq=16, scales=(0.25, 0.5, 1.0, 2.0, 4.0), seeds=range(10)):
-    """Additivity and homogeneity gaps of five maps, one row per seed, one column per input
-    scale $s$ (inputs $s\\,x$, $s\\,y$ with $x, y$ standard normal).
+    r"""Additivity and homogeneity gaps of five maps, one row per seed, one column per input
+    scale $s$ (inputs $s\,x$, $s\,y$ with $x, y$ standard normal).
     Returns ``{map: {gap: tensor (seeds, scales)}}``.
 
     Maps: self-attention; the same attention with its weights $P(x)$ frozen (linear in the input
@@ -154,8 +154,8 @@ def linearity_table(d_model=32, seq=16, scales=(0.25, 0.5, 1.0, 2.0, 4.0), seeds
 
 
 def rank1_residual(x: torch.Tensor) -> float:
-    """$\\mathrm{res}(X) = \\lVert X - \\mathbf{1}\\bar{x}^\\top \\rVert_F / \\lVert X \\rVert_F$, with $\\bar{x}$
-    the mean token (the best $\\mathbf{1}x^\\top$ in Frobenius norm). Zero when all tokens are equal.
+    r"""$\mathrm{res}(X) = \lVert X - \mathbf{1}\bar{x}^\top \rVert_F / \lVert X \rVert_F$, with $\bar{x}$
+    the mean token (the best $\mathbf{1}x^\top$ in Frobenius norm). Zero when all tokens are equal.
 
     >>> rank1_residual(torch.ones(4, 3) * torch.tensor([1.0, 2.0, 3.0]))
     0.0
@@ -178,8 +178,8 @@ def _step(kind: str, x: torch.Tensor, attn: SelfAttention, ffn: FeedForward) -> 
 
 
 def _shared_and_differing(x: torch.Tensor) -> tuple[float, float]:
-    """$\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert_F$ (what all tokens share) and
-    $\\lVert X - \\mathbf{1}\\bar{x}^\\top \\rVert_F$ (how they differ); orthogonal parts of $X$."""
+    r"""$\lVert \mathbf{1}\bar{x}^\top \rVert_F$ (what all tokens share) and
+    $\lVert X - \mathbf{1}\bar{x}^\top \rVert_F$ (how they differ); orthogonal parts of $X$."""
     mean = x.mean(0, keepdim=True)  # (1, d_model): the mean token x̄
     return mean.norm().item() * len(x) ** 0.5, (x - mean).norm().item()
 
@@ -187,17 +187,17 @@ def _shared_and_differing(x: torch.Tensor) -> tuple[float, float]:
 def rank_collapse(
     depth=48, d_model=32, seq=16, seeds=range(10)
 ) -> dict[str, dict[str, torch.Tensor]]:
-    """Four random stacks, followed layer by layer:
+    r"""Four random stacks, followed layer by layer:
 
     - ``attention``: $X_{l+1} = A_l(X_l)$;
     - ``attention+shortcut``: $X_{l+1} = X_l + A_l(X_l)$;
-    - ``attention+ffn+shortcut``: $H = X_l + A_l(X_l)$, $X_{l+1} = H + \\mathrm{FFN}_l(H)$;
-    - ``pre-ln``: as the last, with each branch reading $\\mathrm{LN}(\\cdot)$ of the stream.
+    - ``attention+ffn+shortcut``: $H = X_l + A_l(X_l)$, $X_{l+1} = H + \mathrm{FFN}_l(H)$;
+    - ``pre-ln``: as the last, with each branch reading $\mathrm{LN}(\cdot)$ of the stream.
 
     Every stack of one seed uses the same layers and the same input. Returns per stack
     ``{"shared": …, "differing": …, "res": …}``, each a tensor (seeds, depth + 1):
-    $\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert_F$, $\\lVert X_l - \\mathbf{1}\\bar{x}^\\top \\rVert_F$ and
-    $\\mathrm{res}(X_l)$, the second over $\\lVert X_l \\rVert_F$ (the two parts are orthogonal).
+    $\lVert \mathbf{1}\bar{x}^\top \rVert_F$, $\lVert X_l - \mathbf{1}\bar{x}^\top \rVert_F$ and
+    $\mathrm{res}(X_l)$, the second over $\lVert X_l \rVert_F$ (the two parts are orthogonal).
     """
     rows: dict[str, list[list[tuple[float, float]]]] = {kind: [] for kind in KINDS}
     for seed in seeds:

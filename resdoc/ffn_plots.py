@@ -36,8 +36,8 @@ def _map_styles(tr: Translator) -> dict[str, dict]:
 def linearity_figure(
     scales, table: dict[str, dict[str, torch.Tensor]], n_seeds: int, tr: Translator
 ) -> plt.Figure:
-    """Left: additivity gap $\\lVert f(x+y) - f(x) - f(y)\\rVert / \\lVert f(x+y)\\rVert$; right:
-    homogeneity gap $\\lVert f(2x) - 2f(x)\\rVert / \\lVert 2f(x)\\rVert$; against the input scale."""
+    r"""Left: additivity gap $\lVert f(x+y) - f(x) - f(y)\rVert / \lVert f(x+y)\rVert$; right:
+    homogeneity gap $\lVert f(2x) - 2f(x)\rVert / \lVert 2f(x)\rVert$; against the input scale."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.8), layout="constrained", sharey=True)
     for name, style in _map_styles(tr).items():
         _band(left, scales, table[name]["additivity"], ms=4, **style)
@@ -89,9 +89,9 @@ def _stack_styles(tr: Translator) -> dict[str, dict]:
 
 
 def rank_collapse_figure(stacks: dict[str, dict[str, torch.Tensor]], tr: Translator) -> plt.Figure:
-    """Left: $\\mathrm{res}(X_l)$ against depth $l$ (log scale), how close the tokens are to all
-    being the same vector. Right: what the tokens share, $\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert_F$, and how
-    they differ, $\\lVert X_l - \\mathbf{1}\\bar{x}^\\top \\rVert_F$, in the stack with shortcuts and in Pre-LN."""
+    r"""Left: $\mathrm{res}(X_l)$ against depth $l$ (log scale), how close the tokens are to all
+    being the same vector. Right: what the tokens share, $\lVert \mathbf{1}\bar{x}^\top \rVert_F$, and how
+    they differ, $\lVert X_l - \mathbf{1}\bar{x}^\top \rVert_F$, in the stack with shortcuts and in Pre-LN."""
     styles = _stack_styles(tr)
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.4), layout="constrained")
     for kind, parts in stacks.items():

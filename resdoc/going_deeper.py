@@ -1,4 +1,4 @@
-"""Chapter 05: going deeper. Unrolled, $x_L = x_0 + \\sum_{i=0}^{L-1} \\mathcal{F}_i(x_i)$ is a
+r"""Chapter 05: going deeper. Unrolled, $x_L = x_0 + \sum_{i=0}^{L-1} \mathcal{F}_i(x_i)$ is a
 sum over $2^L$ paths (Veit et al. 2016). Two experiments on ``load_digits``: delete one block
 at test time (a lesion), and measure how much gradient flows along paths of each length."""
 
@@ -16,7 +16,7 @@ from resdoc.training import PAPER_RECIPE, TrainConfig, train_net
 
 # --8<-- [start:path-counts]
 def path_counts(n_blocks: int) -> list[int]:
-    """How many of the $2^n$ paths pass through exactly $k$ residual branches: $\\binom{n}{k}$.
+    r"""How many of the $2^n$ paths pass through exactly $k$ residual branches: $\binom{n}{k}$.
 
     >>> path_counts(3), sum(path_counts(10)) == 2**10
     ([1, 3, 3, 1], True)
@@ -75,17 +75,17 @@ def calibrate(model: MLP, data: Split) -> MLP:
 
 @torch.no_grad()
 def stream_growth(model: MLP, data: Split) -> float:
-    """$\\lVert x_L \\rVert / \\lVert x_0 \\rVert$ over ``data`` (eval mode): how much larger the
+    r"""$\lVert x_L \rVert / \lVert x_0 \rVert$ over ``data`` (eval mode): how much larger the
     residual stream leaving the last block is than the stream entering the first."""
     xs = model.eval().stream(data.x)
     return (xs[-1].norm() / xs[0].norm()).item()
 
 
 class BranchJacobians:
-    """Every branch's Jacobian $J_i = \\partial \\mathcal{F}_i/\\partial x_i$ at the real activations,
-    per example, and $g = \\partial \\ell/\\partial x_L$ (summed cross-entropy). In eval mode
+    r"""Every branch's Jacobian $J_i = \partial \mathcal{F}_i/\partial x_i$ at the real activations,
+    per example, and $g = \partial \ell/\partial x_L$ (summed cross-entropy). In eval mode
     BatchNorm is a fixed affine map, so $J_i = W_2 D_2 W_1 D_1$ with diagonal
-    $D = \\mathrm{ReLU}'(\\mathrm{BN}(\\cdot))\\,\\gamma/\\sqrt{\\sigma^2 + \\epsilon}$: kept as factors, not matrices."""
+    $D = \mathrm{ReLU}'(\mathrm{BN}(\cdot))\,\gamma/\sqrt{\sigma^2 + \epsilon}$: kept as factors, not matrices."""
 
     def __init__(self, model: MLP, data: Split):
         model.eval()
@@ -111,13 +111,13 @@ class BranchJacobians:
         return len(self.factors)
 
     def pull(self, v: torch.Tensor, i: int) -> torch.Tensor:
-        """The row vector $v J_i$ for every example: $((v W_2) D_2\\, W_1) D_1$."""
+        r"""The row vector $v J_i$ for every example: $((v W_2) D_2\, W_1) D_1$."""
         w1, d1, w2, d2 = self.factors[i]
         return ((v @ w2) * d2 @ w1) * d1
 
 
 def _diagonal(bn: torch.nn.BatchNorm1d, x: torch.Tensor) -> torch.Tensor:
-    """ReLU'(BN(x)) times BN's scale $\\gamma/\\sqrt{\\sigma^2 + \\epsilon}$, per example (eval mode)."""
+    r"""ReLU'(BN(x)) times BN's scale $\gamma/\sqrt{\sigma^2 + \epsilon}$, per example (eval mode)."""
     scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
     return (bn(x) > 0).float() * scale
 
@@ -126,8 +126,8 @@ def _diagonal(bn: torch.nn.BatchNorm1d, x: torch.Tensor) -> torch.Tensor:
 def gradient_by_path_length(
     model: MLP, data: Split, samples: int = 20, seed: int = 0
 ) -> list[float]:
-    """Mean norm of the gradient reaching $x_0$ along a single path of length $k$, for every
-    $k$: a path through branches $S$ carries $g \\prod_{i \\in S} J_i$ (row vector; the factors
+    r"""Mean norm of the gradient reaching $x_0$ along a single path of length $k$, for every
+    $k$: a path through branches $S$ carries $g \prod_{i \in S} J_i$ (row vector; the factors
     in decreasing $i$, linearized at the real activations), from ``samples`` random paths per length."""
     with torch.enable_grad():
         jac = BranchJacobians(model, data)
@@ -148,7 +148,7 @@ def gradient_by_path_length(
 
 
 def gradient_share(counts: list[int], per_path: list[float]) -> list[float]:
-    """Share of the total gradient carried by each path length: $\\binom{n}{k} g_k / \\sum_j \\binom{n}{j} g_j$.
+    r"""Share of the total gradient carried by each path length: $\binom{n}{k} g_k / \sum_j \binom{n}{j} g_j$.
 
     >>> gradient_share([1, 2, 1], [1.0, 0.5, 0.0])
     [0.5, 0.5, 0.0]
@@ -158,7 +158,7 @@ def gradient_share(counts: list[int], per_path: list[float]) -> list[float]:
 
 
 def covering_length(share: list[float], fraction: float = 0.9) -> int:
-    """The smallest $k$ such that paths of length $\\le k$ carry ``fraction`` of the gradient."""
+    r"""The smallest $k$ such that paths of length $\le k$ carry ``fraction`` of the gradient."""
     running = 0.0
     for k, s in enumerate(share):
         running += s

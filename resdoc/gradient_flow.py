@@ -1,7 +1,7 @@
-"""Chapter 03-gradient-flow: what the shortcut does to the backward pass.
+r"""Chapter 03-gradient-flow: what the shortcut does to the backward pass.
 
-For $y = x + \\mathcal{F}(x)$ the chain rule gives, with gradients as row vectors,
-$\\partial \\ell/\\partial x = \\partial \\ell/\\partial y\\,(I + \\partial \\mathcal{F}/\\partial x)$:
+For $y = x + \mathcal{F}(x)$ the chain rule gives, with gradients as row vectors,
+$\partial \ell/\partial x = \partial \ell/\partial y\,(I + \partial \mathcal{F}/\partial x)$:
 the identity term passes the gradient on unchanged, whatever the branch does.
 """
 
@@ -18,7 +18,7 @@ from resdoc.shortcut import make_block
 
 # --8<-- [start:jacobian]
 def residual_jacobian(block: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The Jacobian of ``block`` at ``x`` from autograd, and $I + \\partial\\mathcal{F}/\\partial x$.
+    r"""The Jacobian of ``block`` at ``x`` from autograd, and $I + \partial\mathcal{F}/\partial x$.
 
     >>> _ = torch.manual_seed(0)
     >>> from resdoc.shortcut import ResidualBlock
@@ -36,12 +36,12 @@ def residual_jacobian(block: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, 
 
 # --8<-- [start:init]
 def init_block(block: nn.Module, init: str, depth: int = 1) -> nn.Module:
-    """Re-initialize the branch ``Linear -> ReLU -> Linear`` of ``block``.
+    r"""Re-initialize the branch ``Linear -> ReLU -> Linear`` of ``block``.
 
     ``"default"``: PyTorch's own, weight variance $1/(3n)$.
     ``"he"``: He et al. (2015), variance $2/n$ before the ReLU and $1/n$ after it, so a plain
-    block keeps $\\mathbb{E}\\lVert x \\rVert^2$. ``"he-scaled"``: as ``"he"`` with the last layer
-    also multiplied by $1/\\sqrt{\\text{depth}}$, so that $L$ residual blocks add up to a bounded variance.
+    block keeps $\mathbb{E}\lVert x \rVert^2$. ``"he-scaled"``: as ``"he"`` with the last layer
+    also multiplied by $1/\sqrt{\text{depth}}$, so that $L$ residual blocks add up to a bounded variance.
     Biases are set to zero for ``"he"`` and ``"he-scaled"``.
     """
     if init == "default":
@@ -60,14 +60,14 @@ def init_block(block: nn.Module, init: str, depth: int = 1) -> nn.Module:
 
 
 def make_stack(depth: int, dim: int, hidden: int, residual: bool, init: str) -> nn.ModuleList:
-    """``depth`` blocks $x_{l+1} = x_l + \\mathcal{F}_l(x_l)$ (or $\\mathcal{F}_l(x_l)$ when plain)."""
+    r"""``depth`` blocks $x_{l+1} = x_l + \mathcal{F}_l(x_l)$ (or $\mathcal{F}_l(x_l)$ when plain)."""
     return nn.ModuleList(
         init_block(make_block(dim, hidden, residual), init, depth) for _ in range(depth)
     )
 
 
 def gradient_profiles(depth=50, dim=64, hidden=64, init="default", scaled=False, seed=0):
-    """$\\lVert \\partial \\ell/\\partial x_l \\rVert$ for $l = 0 \\dots L$ of a plain and a residual stack.
+    r"""$\lVert \partial \ell/\partial x_l \rVert$ for $l = 0 \dots L$ of a plain and a residual stack.
 
     All stacks see the same input and target (MSE loss, batch 32). With ``scaled`` a third
     stack, ``"residual-scaled"``, uses the ``"he-scaled"`` init. The pass runs in float64 so a
@@ -87,11 +87,11 @@ def gradient_profiles(depth=50, dim=64, hidden=64, init="default", scaled=False,
 
 # --8<-- [start:normalized]
 class FixedBatchNorm(nn.Module):
-    """Batch normalization (no affine part, as at initialization) whose statistics are held fixed.
+    r"""Batch normalization (no affine part, as at initialization) whose statistics are held fixed.
 
     The first batch it sees sets the mean and variance of every unit; from then on they are
     constants, as in eval mode. On that batch the output equals training-mode batch
-    normalization, and $\\mathrm{d}f/\\mathrm{d}x$ at a point is the derivative of $f$ at that
+    normalization, and $\mathrm{d}f/\mathrm{d}x$ at a point is the derivative of $f$ at that
     point alone: no point's gradient mixes in the other points' share of the statistics.
     """
 
@@ -108,7 +108,7 @@ class FixedBatchNorm(nn.Module):
 
 
 def layer(width: int, norm: bool) -> nn.Sequential:
-    """One layer $W\\,\\mathrm{ReLU}(\\mathrm{BN}(x))$ (He init, zero bias); without ``norm``, no BN."""
+    r"""One layer $W\,\mathrm{ReLU}(\mathrm{BN}(x))$ (He init, zero bias); without ``norm``, no BN."""
     linear = nn.Linear(width, width)
     with torch.no_grad():
         nn.init.normal_(linear.weight, std=math.sqrt(2 / width))
@@ -117,7 +117,7 @@ def layer(width: int, norm: bool) -> nn.Sequential:
 
 
 class Shortcut(nn.Module):
-    """$x_{l+1} = x_l + \\mathcal{F}_l(x_l)$: the identity shortcut around a branch of one or more layers."""
+    r"""$x_{l+1} = x_l + \mathcal{F}_l(x_l)$: the identity shortcut around a branch of one or more layers."""
 
     def __init__(self, branch: nn.Module):
         super().__init__()
@@ -133,11 +133,11 @@ class Shortcut(nn.Module):
 def scalar_net(
     depth: int, residual: bool, norm=True, width=200, seed=0, block_layers=1
 ) -> nn.Sequential:
-    """$f: \\mathbb{R} \\to \\mathbb{R}$: a linear layer to ``width``, ``depth`` layers, then
+    r"""$f: \mathbb{R} \to \mathbb{R}$: a linear layer to ``width``, ``depth`` layers, then
     (BN-)ReLU and a linear layer back to 1. With ``residual``, a shortcut goes around every
     ``block_layers`` consecutive layers.
 
-    The first layer's weights and bias are drawn from $\\mathcal{N}(0, 1)$, so different inputs
+    The first layer's weights and bias are drawn from $\mathcal{N}(0, 1)$, so different inputs
     switch different ReLUs on.
     """
     torch.manual_seed(seed)
@@ -157,7 +157,7 @@ def scalar_net(
 def input_gradients(
     net: nn.Module, n_points=256, low=-2.0, high=2.0
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """$\\mathrm{d}f/\\mathrm{d}x$ of a net $f: \\mathbb{R} \\to \\mathbb{R}$ at ``n_points`` evenly spaced inputs."""
+    r"""$\mathrm{d}f/\mathrm{d}x$ of a net $f: \mathbb{R} \to \mathbb{R}$ at ``n_points`` evenly spaced inputs."""
     x = torch.linspace(low, high, n_points).unsqueeze(1).requires_grad_(True)  # (n, 1)
     # With the BN statistics constant, output i depends on input i only, so the gradient of the
     # sum is every point's own df/dx.
@@ -166,7 +166,7 @@ def input_gradients(
 
 
 def neighbour_correlation(grads: torch.Tensor) -> float:
-    """Pearson correlation of the gradients at neighbouring inputs, $\\mathrm{corr}(g_i, g_{i+1})$."""
+    r"""Pearson correlation of the gradients at neighbouring inputs, $\mathrm{corr}(g_i, g_{i+1})$."""
     return torch.corrcoef(torch.stack([grads[:-1], grads[1:]]))[0, 1].item()
 
 
@@ -174,8 +174,8 @@ def neighbour_correlation(grads: torch.Tensor) -> float:
 
 
 def shattering(depths, seeds=range(5), **net) -> tuple[list[list[float]], list[list[float]]]:
-    """For each depth (rows) and seed (columns): :func:`neighbour_correlation` of the input
-    gradients, and their size, the root mean square of $\\mathrm{d}f/\\mathrm{d}x$ over the grid.
+    r"""For each depth (rows) and seed (columns): :func:`neighbour_correlation` of the input
+    gradients, and their size, the root mean square of $\mathrm{d}f/\mathrm{d}x$ over the grid.
     ``net`` holds the other arguments of :func:`scalar_net`."""
     correlations, sizes = [], []
     for depth in depths:

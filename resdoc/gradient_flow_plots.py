@@ -17,7 +17,7 @@ def median_and_range(ax, x, rows: np.ndarray, color: str, label: str, log=False)
 
 
 def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Translator) -> plt.Figure:
-    """One panel per initialization: $\\lVert \\partial \\ell/\\partial x_l \\rVert$ over that at the
+    r"""One panel per initialization: $\lVert \partial \ell/\partial x_l \rVert$ over that at the
     output, log scale; ``panels[init][kind]`` has one row per seed."""
     titles = {
         "default": tr("PyTorch 默认初始化", "PyTorch default init"),
@@ -42,7 +42,7 @@ def shattered_figure(
     depth_shown: int,
     tr: Translator,
 ) -> plt.Figure:
-    """Left: $\\mathrm{d}f/\\mathrm{d}x$ against $x$ at one depth, standardized and offset.
+    r"""Left: $\mathrm{d}f/\mathrm{d}x$ against $x$ at one depth, standardized and offset.
     Right: correlation of gradients at neighbouring inputs against depth (median, range over seeds;
     ``correlations[kind]`` has one row per depth, one column per seed)."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 4.0), layout="constrained")

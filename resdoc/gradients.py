@@ -11,7 +11,7 @@ from torch import nn
 
 # --8<-- [start:total-grad-norm]
 def total_grad_norm(model: nn.Module, x: torch.Tensor, target: torch.Tensor) -> float:
-    """The seed's single number: $\\sqrt{\\sum_p \\lVert \\partial L / \\partial p \\rVert^2}$
+    r"""The original notes' single number: $\sqrt{\sum_p \lVert \partial L / \partial p \rVert^2}$
     for the MSE loss $L$ of ``model(x)`` against ``target``."""
     model.zero_grad()
     loss = (model(x) - target).pow(2).mean()
@@ -56,5 +56,5 @@ def layer_profile(blocks: nn.ModuleList, x: torch.Tensor, target: torch.Tensor) 
 
 
 def input_jacobian(block: nn.Module, x: torch.Tensor) -> torch.Tensor:
-    """$\\partial\\,\\text{block}(x) / \\partial x$ for one input vector ``x`` of shape (dim,)."""
+    r"""$\partial\,\text{block}(x) / \partial x$ for one input vector ``x`` of shape (dim,)."""
     return torch.autograd.functional.jacobian(block, x)

@@ -1,7 +1,7 @@
-"""The models that more than one chapter uses, and how to count their parameters.
+r"""The models that more than one chapter uses, and how to count their parameters.
 
 Each block reads like its formula: a residual block returns ``x + self.branch(x)``,
-which is $y = x + \\mathcal{F}(x)$. A model only one chapter uses lives in that chapter's module.
+which is $y = x + \mathcal{F}(x)$. A model only one chapter uses lives in that chapter's module.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def n_params(module: nn.Module) -> int:
 
 # --8<-- [start:linear-block]
 class LinearBlock(nn.Module):
-    """One block of the seed's demo: $y = x + Wx$ with the shortcut, $y = Wx$ without.
+    """One block of the original notes' demo: $y = x + Wx$ with the shortcut, $y = Wx$ without.
 
     >>> block = LinearBlock(dim=4, residual=True)
     >>> with torch.no_grad():
@@ -50,7 +50,7 @@ class LinearBlock(nn.Module):
 
 # --8<-- [start:linear-stack]
 class LinearStack(nn.Module):
-    """``depth`` LinearBlocks applied one after the other: $x_{l+1} = \\text{block}_l(x_l)$."""
+    r"""``depth`` LinearBlocks applied one after the other: $x_{l+1} = \text{block}_l(x_l)$."""
 
     def __init__(self, dim: int, depth: int, residual: bool):
         super().__init__()
@@ -67,10 +67,10 @@ class LinearStack(nn.Module):
 
 # --8<-- [start:ffn]
 class FeedForward(nn.Module):
-    """$\\mathrm{FFN}(x) = \\max(0,\\, xW_1 + b_1)\\,W_2 + b_2$ (Vaswani et al. 2017).
+    r"""$\mathrm{FFN}(x) = \max(0,\, xW_1 + b_1)\,W_2 + b_2$ (Vaswani et al. 2017).
 
-    $W_1$ is $d_\\text{model} \\times d_\\text{ff}$ (expand), $W_2$ is $d_\\text{ff} \\times d_\\text{model}$
-    (contract); the original Transformer uses $d_\\text{ff} = 4\\,d_\\text{model}$.
+    $W_1$ is $d_\text{model} \times d_\text{ff}$ (expand), $W_2$ is $d_\text{ff} \times d_\text{model}$
+    (contract); the original Transformer uses $d_\text{ff} = 4\,d_\text{model}$.
 
     >>> ffn = FeedForward(d_model=8, d_ff=32)
     >>> tuple(ffn(torch.randn(2, 5, 8)).shape)   # (batch, seq, d_model) → same shape
@@ -99,9 +99,9 @@ class MLPConfig:
 
 # --8<-- [start:block]
 class Block(nn.Module):
-    """A pre-activation block: $y = \\lambda x + \\mathcal{F}(x)$ with
-    $\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(\\mathrm{BN}(W_1\\,\\mathrm{ReLU}(\\mathrm{BN}(x))))$;
-    without a shortcut, $y = \\mathcal{F}(x)$.
+    r"""A pre-activation block: $y = \lambda x + \mathcal{F}(x)$ with
+    $\mathcal{F}(x) = W_2\,\mathrm{ReLU}(\mathrm{BN}(W_1\,\mathrm{ReLU}(\mathrm{BN}(x))))$;
+    without a shortcut, $y = \mathcal{F}(x)$.
 
     >>> block = Block(MLPConfig(width=4, shortcut=1.0))
     >>> _ = torch.nn.init.zeros_(block.linear2.weight)

@@ -1,9 +1,9 @@
-"""The seed's Python demo, reproduced faithfully, and the per-layer view behind it.
+"""The Python demo of the original notes, reproduced faithfully, and the per-layer view behind it.
 
 The seed builds a plain and a residual stack of bias-free ``Linear(32, 32)`` blocks
 for depths 10 and 20 after a single ``torch.manual_seed(42)``, feeds each net a fresh
 ``randn(4, 32)`` input and target, and prints the total gradient norm of the MSE loss.
-Random numbers are drawn in exactly the seed's order, so the printed lines match.
+Random numbers are drawn in exactly the notes' order, so the printed lines match.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class DemoRow:
 
 # --8<-- [start:seed-demo]
 def seed_demo(depths=(10, 20), dim=DIM, seed=42) -> list[DemoRow]:
-    """Total gradient norm of a plain and a residual stack per depth, as the seed prints it.
+    """Total gradient norm of a plain and a residual stack per depth, as the original notes print it.
 
     >>> [row.line() for row in seed_demo(depths=(2,), dim=4)]  # doctest: +ELLIPSIS
     ['depth=2 no_residual grad_norm=...', 'depth=2 with_residual grad_norm=...']
@@ -72,10 +72,10 @@ def seed_profiles(depth: int, seeds, dim=DIM) -> dict[str, list[LayerProfile]]:
 
 
 def per_layer_gain(residual: bool) -> float:
-    """Expected growth of $\\lVert x \\rVert$ per block under PyTorch's default init.
+    r"""Expected growth of $\lVert x \rVert$ per block under PyTorch's default init.
 
-    ``nn.Linear`` draws $W_{ij} \\sim U(-1/\\sqrt{n}, 1/\\sqrt{n})$, variance $1/(3n)$, so
-    $\\mathbb{E}\\lVert Wx \\rVert^2 = \\lVert x \\rVert^2 / 3$: a plain block scales the squared
+    ``nn.Linear`` draws $W_{ij} \sim U(-1/\sqrt{n}, 1/\sqrt{n})$, variance $1/(3n)$, so
+    $\mathbb{E}\lVert Wx \rVert^2 = \lVert x \rVert^2 / 3$: a plain block scales the squared
     norm by $1/3$, a residual block by $1 + 1/3$ (the cross term has mean zero).
 
     >>> round(per_layer_gain(residual=False) ** 2, 6), round(per_layer_gain(residual=True) ** 2, 6)
@@ -86,8 +86,8 @@ def per_layer_gain(residual: bool) -> float:
 
 
 def growth_rates(profiles: list[LayerProfile]) -> dict[str, list[float]]:
-    """Per-block growth factor of $\\lVert x_l \\rVert$ (forward) and of
-    $\\lVert \\partial L/\\partial x_l \\rVert$ (backward, towards the input), one per profile."""
+    r"""Per-block growth factor of $\lVert x_l \rVert$ (forward) and of
+    $\lVert \partial L/\partial x_l \rVert$ (backward, towards the input), one per profile."""
     rates: dict[str, list[float]] = {"forward": [], "backward": []}
     for profile in profiles:
         acts, grads = profile.activations, profile.activation_grads
@@ -103,9 +103,9 @@ def measured_gains(depth: int = 20, seeds=range(20)) -> dict[str, dict[str, list
 
 
 def independent_backward_gain(depth: int, residual: bool, seed: int, dim=DIM) -> float:
-    """Per-block growth of an output gradient that does not depend on the weights.
+    r"""Per-block growth of an output gradient that does not depend on the weights.
 
-    A random row vector $g$ is pulled back through the stack, $g\\,(I + W_{L-1})\\cdots(I + W_0)$
+    A random row vector $g$ is pulled back through the stack, $g\,(I + W_{L-1})\cdots(I + W_0)$
     (without the $I$ for a plain stack): what the variance argument assumes. In the demo the
     output gradient contains $x_L$, which the same weights produced.
     """
@@ -118,7 +118,7 @@ def independent_backward_gain(depth: int, residual: bool, seed: int, dim=DIM) ->
 
 
 def log_linear_fit(xs, ys) -> tuple[float, float]:
-    """Fit $\\log y = a + b x$: return the factor $e^b$ per unit of $x$ and the fit's $R^2$.
+    r"""Fit $\log y = a + b x$: return the factor $e^b$ per unit of $x$ and the fit's $R^2$.
 
     An exponential is a straight line on a log scale; $R^2$ near 1 says the curve is one.
 
@@ -135,7 +135,7 @@ def log_linear_fit(xs, ys) -> tuple[float, float]:
 
 
 def total_norm_by_depth(depths, seeds=range(10), dim=DIM) -> dict[str, list[list[float]]]:
-    """The seed's total gradient norm for each depth and seed: ``{kind: [[per seed] per depth]}``."""
+    """The notes' total gradient norm for each depth and seed: ``{kind: [[per seed] per depth]}``."""
     norms: dict[str, list[list[float]]] = {"plain": [], "residual": []}
     for depth in depths:
         for kind in norms:
@@ -157,14 +157,14 @@ def sgd_losses(residual: bool, depth=20, lr=0.01, steps=20, seed=0, dim=DIM) -> 
     torch.manual_seed(seed)
     net = LinearStack(dim, depth, residual)
     x, target = torch.randn(BATCH, dim), torch.randn(BATCH, dim)
-    optimiser = torch.optim.SGD(net.parameters(), lr=lr)
+    optimizer = torch.optim.SGD(net.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
         loss = (net(x) - target).pow(2).mean()
         losses.append(loss.item())  # the loss before this step's update
-        optimiser.zero_grad()
+        optimizer.zero_grad()
         loss.backward()
-        optimiser.step()
+        optimizer.step()
     return losses
 
 

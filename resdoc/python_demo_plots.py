@@ -17,7 +17,7 @@ def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
 
 
 def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) -> plt.Figure:
-    """Left: $\\lVert \\partial L/\\partial x_l \\rVert$; right: $\\lVert \\partial L/\\partial W_l \\rVert$;
+    r"""Left: $\lVert \partial L/\partial x_l \rVert$; right: $\lVert \partial L/\partial W_l \rVert$;
     median and range over the seeds, log scale."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
     for kind, runs in profiles.items():
@@ -60,7 +60,7 @@ def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) 
 
 
 def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translator) -> plt.Figure:
-    """The seed's single number against depth: median and range over seeds, log scale."""
+    """The original notes' single number against depth: median and range over seeds, log scale."""
     fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
     seeds = len(norms["plain"][0])
     for kind, rows in norms.items():

@@ -1,7 +1,7 @@
-"""Chapter 01-shortcut: the identity shortcut $y = x + \\mathcal{F}(x)$.
+r"""Chapter 01-shortcut: the identity shortcut $y = x + \mathcal{F}(x)$.
 
-A plain block must produce the whole mapping $\\mathcal{H}(x)$ itself; a residual block
-only produces the residual $\\mathcal{F}(x) = \\mathcal{H}(x) - x$ and adds the input back.
+A plain block must produce the whole mapping $\mathcal{H}(x)$ itself; a residual block
+only produces the residual $\mathcal{F}(x) = \mathcal{H}(x) - x$ and adds the input back.
 The blocks here are reused by the later chapters.
 """
 
@@ -15,12 +15,12 @@ from torch import nn
 
 # --8<-- [start:blocks]
 def branch(dim: int, hidden: int) -> nn.Sequential:
-    """The layers of one block, $\\mathcal{F}(x) = W_2\\,\\mathrm{ReLU}(W_1 x + b_1) + b_2$."""
+    r"""The layers of one block, $\mathcal{F}(x) = W_2\,\mathrm{ReLU}(W_1 x + b_1) + b_2$."""
     return nn.Sequential(nn.Linear(dim, hidden), nn.ReLU(), nn.Linear(hidden, dim))
 
 
 class PlainBlock(nn.Module):
-    """$y = \\mathcal{H}(x)$: the layers must produce the whole output."""
+    r"""$y = \mathcal{H}(x)$: the layers must produce the whole output."""
 
     def __init__(self, dim: int, hidden: int):
         super().__init__()
@@ -31,7 +31,7 @@ class PlainBlock(nn.Module):
 
 
 class ResidualBlock(nn.Module):
-    """$y = x + \\mathcal{F}(x)$: the layers produce only the change to $x$."""
+    r"""$y = x + \mathcal{F}(x)$: the layers produce only the change to $x$."""
 
     def __init__(self, dim: int, hidden: int):
         super().__init__()
@@ -51,7 +51,7 @@ def make_block(dim: int, hidden: int, residual: bool) -> nn.Module:
 
 # --8<-- [start:zero-branch]
 def zero_branch(block: nn.Module) -> nn.Module:
-    """Set the last layer of the branch to zero, so $\\mathcal{F}(x) = 0$ for every $x$.
+    r"""Set the last layer of the branch to zero, so $\mathcal{F}(x) = 0$ for every $x$.
 
     >>> block = zero_branch(ResidualBlock(dim=3, hidden=8))
     >>> x = torch.randn(5, 3)
@@ -70,7 +70,7 @@ def zero_branch(block: nn.Module) -> nn.Module:
 
 @dataclass
 class IdentityFit:
-    """Loss curves of stacks trained to reproduce their input, $\\mathcal{H}(x) = x$."""
+    r"""Loss curves of stacks trained to reproduce their input, $\mathcal{H}(x) = x$."""
 
     steps: list[int]
     losses: dict[str, list[list[float]]]  # "plain" / "residual" -> [loss per step] per seed
@@ -86,13 +86,13 @@ def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e
     torch.manual_seed(seed)
     net = nn.Sequential(*(make_block(dim, hidden, residual) for _ in range(depth)))
     x = torch.randn(256, dim)
-    optimiser = torch.optim.Adam(net.parameters(), lr=lr)
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
         loss = (net(x) - x).pow(2).mean()  # target = input: learn the identity
-        optimiser.zero_grad()
+        optimizer.zero_grad()
         loss.backward()
-        optimiser.step()
+        optimizer.step()
         losses.append(loss.item())
     return losses
 

@@ -63,7 +63,7 @@ def _draw_block(ax, residual: bool, tr: Translator) -> None:
 
 
 def block_diagram(tr: Translator) -> plt.Figure:
-    """A plain block $y = \\mathcal{H}(x)$ beside a residual block $y = \\mathcal{F}(x) + x$."""
+    r"""A plain block $y = \mathcal{H}(x)$ beside a residual block $y = \mathcal{F}(x) + x$."""
     fig, axes = plt.subplots(1, 2, figsize=(7.0, 4.2), layout="constrained")
     for ax, residual in zip(axes, (False, True), strict=True):
         _draw_block(ax, residual, tr)
@@ -71,7 +71,7 @@ def block_diagram(tr: Translator) -> plt.Figure:
 
 
 def identity_fit_figure(fits: dict[int, IdentityFit], tr: Translator) -> plt.Figure:
-    """The loss of learning $\\mathcal{H}(x) = x$ per training step, one panel per depth, log
+    r"""The loss of learning $\mathcal{H}(x) = x$ per training step, one panel per depth, log
     scale: the median over seeds as a line, their range as a band."""
     fig, axes = plt.subplots(
         1, len(fits), figsize=(4.2 * len(fits), 3.4), layout="constrained", sharey=True

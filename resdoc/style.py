@@ -32,7 +32,7 @@ KINDS: dict[str, tuple[str, str, str]] = {
     "scaled": (ACCENT, "缩放捷径 0.5·x + F(x)", "scaled shortcut 0.5·x + F(x)"),
     "residual-scaled": (ACCENT, "有残差，末层 ×1/√L", "residual, last layer ×1/√L"),
     "residual-2": (ORANGE, "有残差，每两层一条捷径", "residual, shortcut every 2 layers"),
-    "plain-no-bn": (PURPLE, "无残差，无批归一化", "plain, no batch normalization"),
+    "plain-no-bn": (PURPLE, "无残差，无批量归一化", "plain, no batch normalization"),
     "add": (RESIDUAL, "相加 x + F(x)", "add x + F(x)"),
     "concat": (PLAIN, "拼接 [x; F(x)]", "concatenate [x; F(x)]"),
     "post": (PLAIN, "Post-LN", "Post-LN"),

@@ -29,10 +29,10 @@ class BlockConfig:
 
 # --8<-- [start:attention]
 class MultiHeadAttention(nn.Module):
-    """$\\mathrm{MHA}(X, C) = \\mathrm{concat}_h\\big(\\mathrm{softmax}(Q_h K_h^\\top/\\sqrt{d_h} + M)\\, V_h\\big) W_O$
+    r"""$\mathrm{MHA}(X, C) = \mathrm{concat}_h\big(\mathrm{softmax}(Q_h K_h^\top/\sqrt{d_h} + M)\, V_h\big) W_O$
     with $Q = XW_Q$, $K = CW_K$, $V = CW_V$: self-attention when the context $C$ is $X$,
-    cross-attention when $C$ is the encoder's output. The causal mask $M$ puts $-\\infty$ above
-    the diagonal, so position $t$ only sees positions $\\le t$."""
+    cross-attention when $C$ is the encoder's output. The causal mask $M$ puts $-\infty$ above
+    the diagonal, so position $t$ only sees positions $\le t$."""
 
     def __init__(self, cfg: BlockConfig):
         super().__init__()
@@ -41,7 +41,7 @@ class MultiHeadAttention(nn.Module):
         self.q, self.k, self.v, self.o = (nn.Linear(cfg.d_model, cfg.d_model) for _ in range(4))
 
     def _split(self, x: torch.Tensor) -> torch.Tensor:
-        """Cut the last axis into ``n_head`` heads of width $d_h = d_\\text{model} / h$."""
+        r"""Cut the last axis into ``n_head`` heads of width $d_h = d_\text{model} / h$."""
         batch, seq, d_model = x.shape  # → (batch, head, seq, d_head)
         return x.view(batch, seq, self.n_head, d_model // self.n_head).transpose(1, 2)
 
@@ -135,7 +135,7 @@ def sublayer_params(cfg: BlockConfig) -> dict[str, int]:
 
 @torch.no_grad()
 def zero_branch_change(pre_ln: bool, seeds=range(5), cfg: BlockConfig | None = None) -> float:
-    """Largest $\\lvert \\mathrm{layer}(x) - x \\rvert$ over ``seeds`` for an encoder layer whose
+    r"""Largest $\lvert \mathrm{layer}(x) - x \rvert$ over ``seeds`` for an encoder layer whose
     branches end in zero (the last linear layer of attention and FFN set to 0): exactly 0 for
     Pre-LN, whose shortcut is the identity; not for Post-LN, whose output passes a LayerNorm.
 

@@ -66,13 +66,13 @@ def render(notebook: Path) -> RenderedNotebook:
 
 DOWNLOAD_LABELS = {
     "zh": (
-        "下载脚本",
-        "下载 notebook",
+        "下载脚本（{file}）",
+        "下载 notebook（{file}）",
         "本页由构建时运行 {script} 生成：代码、输出和图都来自那一次运行。",
     ),
     "en": (
-        "Download the script",
-        "Download the notebook",
+        "Download the script ({file})",
+        "Download the notebook ({file})",
         "This page was produced by running {script} at build time: code, output and figures come from that run.",
     ),
 }
@@ -89,13 +89,15 @@ def page_body(html: str, toc, example: str, lang: str, css_href: str | None, whe
     loaded from outside the site. ``where`` names the page in errors."""
     html = markup.heading_ids(html, heading_ids(toc), where)
     html = markup.notebook_page(html, where)
+    html = markup.notebook_in_language(html, lang, where)
     script_label, notebook_label, produced = DOWNLOAD_LABELS[lang]
     if css_href:
         html = f'<link rel="stylesheet" href="{css_href}">' + html
     bar = (
         '<p class="resdoc-downloads">'
-        f'<a class="md-button" href="{example}.py" download>{script_label} ({example}.py)</a> '
-        f'<a class="md-button" href="{example}.ipynb" download>{notebook_label} ({example}.ipynb)</a>'
+        f'<a class="md-button" href="{example}.py" download>{script_label.format(file=f"{example}.py")}</a> '
+        f'<a class="md-button" href="{example}.ipynb" download>'
+        f"{notebook_label.format(file=f'{example}.ipynb')}</a>"
         f"<br><small>{produced.format(script=f'<code>examples/{example}.py</code>')}</small></p>"
     )
     return bar + html

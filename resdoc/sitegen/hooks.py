@@ -13,7 +13,9 @@ What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` a
   download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
 - ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
 - ``on_page_content``: measured numbers say where they come from; figures get their size.
-- ``on_post_page``: small fixes to Material's markup, each counted (``markup.py``).
+- ``on_post_page``: no stray gaps in Chinese text (``cjk.py``); formulas typeset; small
+  fixes to Material's markup, each counted (``markup.py``).
+- ``on_template_context``, ``on_post_template``: a 404 page per language, in its language.
 - ``on_post_build``: no sitemap unless the published address (RESDOC_SITE_URL) is known.
 
 Internals of other packages these hooks rely on are listed in ``private.py``.
@@ -25,6 +27,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import jieba
 import jinja2
@@ -34,6 +37,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.toc import get_toc
 
 from resdoc.sitegen import (
+    cjk,
     example_pages,
     figures,
     generated,
@@ -65,6 +69,7 @@ BEHIND_NOTICE = {
     "this translation was last updated; recent changes may be missing here.\n\n",
 }
 SEARCH_LABEL = {"zh": "搜索", "en": "Search"}
+CJK_LANGUAGES = ("zh",)  # written without spaces between words: line breaks must not show
 NOTEBOOK_CSS = "notebook.css"  # beside each example page: only the rules it uses
 
 
@@ -116,6 +121,7 @@ class LanguagePass:
 
 
 _pass: LanguagePass | None = None
+_not_found: dict[str, str] = {}  # language -> its 404 page, kept until the last pass ends
 
 
 def current() -> LanguagePass:
@@ -232,16 +238,44 @@ def on_post_page(output: str, page, config) -> str:
     state = current()
     # typeset here, after the search plugin has indexed the page: the index keeps the TeX
     site_root = "../" * page.url.count("/")
+    if state.lang in CJK_LANGUAGES:  # before KaTeX's markup: the TeX is still one span
+        output = cjk.join_lines(output)
     output = math.typeset(output, page.file.src_uri, state.root, site_root)
     output = search.for_page(output, state.prefixes[state.lang])
     neighbours = (page.previous_page is not None) + (page.next_page is not None)
     label = SEARCH_LABEL[state.lang]
     where = page.file.src_uri
+    output = markup.in_language(output, state.lang, where)
     return markup.material_page(output, where, len(state.prefixes), label, neighbours)
+
+
+def _home(config, lang: str) -> str:
+    """The absolute path of ``lang``'s home page, as error pages link (MkDocs gives them
+    absolute URLs: a 404 page is served at any address)."""
+    base = urlsplit(config.site_url).path.rstrip("/") if config.site_url else ""
+    return f"{base}/{_prefixes(config)[lang]}"
+
+
+def on_template_context(context, template_name: str, config):
+    if template_name == "404.html":
+        # the language switcher of a 404 page leads to each language's home page; it would
+        # otherwise keep the links of whichever page i18n last pointed it at
+        for alternate in config.extra.get("alternate") or []:
+            alternate["link"] = _home(config, alternate["lang"])
+    return context
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    if template_name == "404.html":
+        lang = current().lang
+        output = markup.not_found_page(output, lang, _home(config, lang))
+        _not_found[lang] = output  # written into each language's folder after the last pass
+    return output
 
 
 def on_build_error(error) -> None:
     global _pass
+    _not_found.clear()
     _pass = None  # a failed pass leaves nothing behind for the next build (mkdocs serve)
 
 
@@ -252,6 +286,11 @@ def on_post_build(config) -> None:
     # this hook, at -200): when the default pass gets here, every language is indexed
     if private.i18n_last_pass(config):
         search.split_index(Path(config.site_dir), _prefixes(config))
+        # every pass writes its 404 page to the site's root, the last one winning: one per
+        # language instead (a server that serves only the root one serves the default language's)
+        for lang, prefix in _prefixes(config).items():
+            if lang in _not_found:
+                write_if_changed(_not_found.pop(lang), Path(config.site_dir) / prefix / "404.html")
     _pass = None  # the pass is over; i18n starts the next language's after this event
     # A sitemap lists absolute addresses ("None/explorer/" without one): a local build,
     # which does not know where the site will be published, leaves it out. It is deleted

@@ -82,6 +82,76 @@ FOOTER_LABELS = Patch(
 )
 
 
+# Two English texts Material has no translation for, on every page: the title of a heading's
+# permalink (Python-Markdown's toc extension, one setting for every language) and the
+# footer's credit (a fixed phrase in Material's copyright partial).
+PERMALINK_TITLE = Patch(
+    "the headings' permalink title",
+    "markdown",
+    re.compile(r'(<a class="headerlink" href="[^"]*") title="Permanent link"'),
+    r'\1 title="{title}"',
+)
+FOOTER_CREDIT = Patch(
+    "the footer's credit",
+    "mkdocs-material",
+    re.compile(
+        r'Made with(\s*<a href="https://squidfunk\.github\.io/mkdocs-material/"[^>]*>'
+        r"\s*Material for MkDocs\s*</a>)"
+    ),
+    r"{before}\1{after}",
+)
+UI_TEXT = {"zh": {"title": "本节链接", "before": "本站使用", "after": " 构建"}}
+
+
+def in_language(html: str, lang: str, where: str) -> str:
+    """Material's page with the permalink titles and the footer credit in ``lang``."""
+    if lang not in UI_TEXT:
+        return html
+    words = UI_TEXT[lang]
+    permalink = Patch(
+        PERMALINK_TITLE.purpose,
+        PERMALINK_TITLE.package,
+        PERMALINK_TITLE.pattern,
+        PERMALINK_TITLE.replacement.format(title=words["title"]),
+    )
+    html = permalink.apply(html, html.count('<a class="headerlink"'), where)
+    credit = Patch(
+        FOOTER_CREDIT.purpose,
+        FOOTER_CREDIT.package,
+        FOOTER_CREDIT.pattern,
+        FOOTER_CREDIT.replacement.format(before=words["before"], after=words["after"]),
+    )
+    return credit.apply(html, 1, where)
+
+
+# Material's 404 page says "404 - Not found" in every language (a fixed heading in its
+# 404.html template, with no translation key): the site says it in the page's language.
+NOT_FOUND_HEADING = Patch(
+    "the 404 page's heading in the page's language",
+    "mkdocs-material",
+    re.compile(r"<h1>404 - Not found</h1>"),
+    "",
+)
+NOT_FOUND = {
+    "zh": '<h1>404：找不到这个页面</h1>\n<p>这个地址上没有页面。回到<a href="{home}">首页</a>，或用上方的搜索。</p>',
+    "en": "<h1>404: page not found</h1>\n<p>There is no page at this address. Go back to the "
+    '<a href="{home}">home page</a>, or search above.</p>',
+}
+
+
+def not_found_page(html: str, lang: str, home: str) -> str:
+    """Material's 404 page with its heading and a way home in ``lang``."""
+    text = NOT_FOUND[lang].format(home=home)
+    patch = Patch(
+        NOT_FOUND_HEADING.purpose,
+        NOT_FOUND_HEADING.package,
+        NOT_FOUND_HEADING.pattern,
+        lambda m: text,
+    )
+    where = f"404.html ({lang})"
+    return in_language(patch.apply(html, 1, where), lang, where)
+
+
 def material_page(html: str, where: str, languages: int, label: str, neighbours: int) -> str:
     """Material's page markup, fixed: ``languages`` head alternates removed, the search dialog
     named ``label``, ``neighbours`` footer links (previous and next pages) named by their text."""
@@ -131,6 +201,35 @@ CODE_CELLS = Patch(
     re.compile(r'<div class="highlight-ipynb hl-python">'),
     '<div class="highlight-ipynb hl-python" tabindex="0">',
 )
+# The notebook's English UI on a Chinese page: the input prompts, and the copy button's name
+# and feedback (one each per code cell).
+NOTEBOOK_UI = {
+    "zh": (
+        (
+            "the notebook's input prompts",
+            r'(<div class="jp-InputPrompt jp-InputArea-prompt">)In\xa0\[(\d*)\]:',
+            r"\1[\2]:",  # as JupyterLab prompts: a language of their own
+        ),
+        (
+            "the notebook copy button's name",
+            r'aria-label="Copy to Clipboard"',
+            'aria-label="复制到剪贴板"',
+        ),
+        ("the notebook copy button's feedback", r">Copied!<", ">已复制<"),
+    )
+}
+
+
+def notebook_in_language(html: str, lang: str, where: str) -> str:
+    """The notebook's prompts and copy buttons in ``lang`` (counted: one per code cell)."""
+    cells = html.count('<div class="highlight-ipynb hl-python"')
+    for purpose, pattern, replacement in NOTEBOOK_UI.get(lang, ()):
+        html = Patch(purpose, "mkdocs-jupyter", re.compile(pattern), replacement).apply(
+            html, cells, where
+        )
+    return html
+
+
 HEADINGS = re.compile(r'<h([1-6]) id="[^"]*">(.*?)</h\1>', re.S)
 
 

@@ -390,7 +390,7 @@
    * fromNested()); it defaults to generate(config). Returns, for l = 0..depth,
    * activations[l] = ||x_l|| and activationGrads[l] = ||dL/dx_l|| (x_0 is the input,
    * x_depth the last block's output, before the optional final LN), for l = 0..depth-1
-   * weightGrads[l] = ||dL/dW_l|| (all matrices of block l), and the seed's total gradient
+   * weightGrads[l] = ||dL/dW_l|| (all matrices of block l), and the original notes' total gradient
    * norm sqrt(sum_l weightGrads[l]^2).
    */
   function run(overrides, data) {

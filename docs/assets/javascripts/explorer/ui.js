@@ -42,7 +42,7 @@
       seed: "随机种子",
       newSeed: "换个种子",
       total: "总梯度范数",
-      totalNote: "种子演示打印的那个数：所有权重梯度拼在一起的范数",
+      totalNote: "原始笔记的演示所打印的那个数：所有权重梯度拼在一起的范数",
       loss: "损失（MSE）",
       ratio: "输入梯度 ÷ 输出梯度",
       ratioNote: "GRAD0 ÷ GRADL：从输出传到输入，激活梯度变大（&gt; 1）还是变小（&lt; 1）",
@@ -95,7 +95,7 @@
       seed: "Random seed",
       newSeed: "New seed",
       total: "Total gradient norm",
-      totalNote: "the seed demo's single number: the norm of all weight gradients together",
+      totalNote: "the single number the original notes' demo prints: the norm of all weight gradients together",
       loss: "Loss (MSE)",
       ratio: "Input gradient ÷ output gradient",
       ratioNote: "GRAD0 ÷ GRADL: does the activation gradient grow (&gt; 1) or shrink (&lt; 1) on its way from the output to the input?",
@@ -124,7 +124,7 @@
   const PRESETS = [
     {
       id: "seed",
-      label: { zh: "种子的演示", en: "The seed's demo" },
+      label: { zh: "原始笔记的演示", en: "The original notes' demo" },
       config: { block: "residual", init: "default", depth: 20, width: 32, seed: 42 },
       note: {
         zh: "看反向曲线 GRAD：从输出往输入，它每层乘上差不多同一个倍数——是在增长，而不是被“无损”地保持；把块换成“普通：Wx”对比。",
