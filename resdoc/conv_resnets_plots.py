@@ -32,17 +32,23 @@ def paths_figure(orderings: dict, highway: dict, tr: Translator) -> plt.Figure:
     """Left: the gradient along the shortcuts alone against blocks crossed, per block ordering.
     Right: the same for highway stacks (carry path) per gate bias, and for a residual stack."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.8, 3.6), layout="constrained")
-    for ordering, runs in orderings.items():
-        colour, style = ORDERING_STYLE[ordering]
+    # (e) first and thick: (c), (d) and (e) all lie exactly at 1, drawn on top of each other
+    for ordering in sorted(orderings, key=lambda o: o != "full_preact"):
+        runs, (colour, style) = orderings[ordering], ORDERING_STYLE[ordering]
         x = np.arange(len(runs["profile"][0]))
-        median_band(left, x, runs["profile"], colour, style, label=ordering_label(tr, ordering))
+        width = 4.5 if ordering == "full_preact" else 1.8
+        label = ordering_label(tr, ordering)
+        median_band(left, x, runs["profile"], colour, style, lw=width, label=label)
     left.set(
         xlabel=tr("跨过的块数", "blocks crossed"),
         ylabel=tr("梯度范数之比", "gradient norm ratio"),
         title=tr("只沿捷径回传的梯度", "gradient along the shortcuts alone"),
-        ylim=(0, None),
+        ylim=(0, 2.1),
     )
-    left.legend(loc="lower left", fontsize=8)
+    handles, labels = left.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=labels.__getitem__)  # (a) … (e)
+    left.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper left",
+                ncol=2, fontsize=7.5)  # fmt: skip
     gates = [name for name in highway if name != "residual"]
     for name, colour in zip(gates, GATE_COLOURS, strict=False):
         x = np.arange(len(highway[name]["carry"][0]))
@@ -52,7 +58,7 @@ def paths_figure(orderings: dict, highway: dict, tr: Translator) -> plt.Figure:
             highway[name]["carry"],
             colour,
             "-",
-            label=tr(f"高速公路网络，b_T = {name:g}", f"highway, b_T = {name:g}"),
+            label=tr(f"高速公路网络，b_T = {name:g}", f"highway, b_T = {name:g}").replace("-", "−"),
         )
     x = np.arange(len(highway["residual"]["carry"][0]))
     median_band(
