@@ -25,7 +25,6 @@ measured at initialization. Run it by hand with ``python examples/12-conv-resnet
 import math
 
 import numpy as np
-import torch
 
 from resdoc import publish
 from resdoc.conv_resnets import (
@@ -38,6 +37,7 @@ from resdoc.conv_resnets import (
     block_cost,
     count,
     n_params,
+    other_ops,
     projection,
     resnet,
 )
@@ -124,6 +124,7 @@ for name, cfg in CONFIGS.items():
     if cfg.block == "bottleneck":  # the paper strides in the first 1×1, torchvision in the 3×3
         paper_model = resnet(name, stride_on_3x3=False)
         totals[name]["paper_macs"] = sum(s["macs"] for s in count(paper_model, IMAGE).values())
+        totals[name]["other_ops"] = other_ops(paper_model, IMAGE)
     else:
         totals[name]["paper_macs"] = totals[name]["macs"]
     for key, s in stats[name].items():
@@ -195,19 +196,8 @@ publish.claim(
     "paper's number",
     evidence=f"{r50['macs'] / 1e9:.3f} vs paper {PAPER_FLOPS['resnet50'] / 1e9}",
 )
-# BN, ReLU, additions and pooling: one operation per BN output value each for BN, ReLU and the
-# addition (an upper bound: ReLUs and additions touch no more values than the BNs before them),
-# one per value a pooling window reads
-model, elementwise_ops = resnet("resnet50", stride_on_3x3=False), []
-for m in model.modules():
-    if isinstance(m, torch.nn.BatchNorm2d):
-        m.register_forward_hook(lambda mod, inp, out: elementwise_ops.append(3 * out.numel()))
-    elif isinstance(m, torch.nn.MaxPool2d):  # a 3×3 window per output value
-        m.register_forward_hook(lambda mod, inp, out: elementwise_ops.append(9 * out.numel()))
-    elif isinstance(m, torch.nn.AdaptiveAvgPool2d):
-        m.register_forward_hook(lambda mod, inp, out: elementwise_ops.append(inp[0].numel()))
-count(model, IMAGE)
-elementwise = sum(elementwise_ops) / totals["resnet50"]["paper_macs"]
+# BN, ReLU, additions and pooling in ResNet-50 (the paper's strides), counted above
+elementwise = totals["resnet50"]["other_ops"] / totals["resnet50"]["paper_macs"]
 publish.number("elementwise_share", 100 * elementwise, "{:.1f}%")
 publish.claim(
     "elementwise_small",
@@ -217,7 +207,7 @@ publish.claim(
     en="These operations (one BN, one ReLU and one addition per BN output value, an upper bound, and "
     "one per value a pooling window reads) amount to only {{ elementwise_share }} of ResNet-50's "
     "multiply-adds, too little to move the two significant digits the paper gives",
-    evidence=f"{sum(elementwise_ops):,} operations / {totals['resnet50']['paper_macs']:,} MACs",
+    evidence=f"{totals['resnet50']['other_ops']:,} operations / {totals['resnet50']['paper_macs']:,} MACs",
 )
 r18 = [stats["resnet18"][f"layer{i}"]["macs"] for i in (2, 3, 4)]
 share = {n: stats[n]["layer4"]["params"] / totals[n]["params"] for n in CONFIGS}
@@ -349,13 +339,14 @@ publish.number("hw_width", HW_WIDTH, "{:d}")
 carry, ratios = {}, []
 for b in [*BIASES, "residual"]:
     tag = "residual" if b == "residual" else f"b{abs(b):.0f}"
+    fmt = "{:.1e}" if b == 0 else "{:.2g}"  # b = 0: values around 10⁻⁶
     carry[b] = publish.spread(
-        f"carry_{tag}", np.array(highway[b]["carry"])[:, -1], seeds=SEEDS, fmt="{:.2g}"
+        f"carry_{tag}", np.array(highway[b]["carry"])[:, -1], seeds=SEEDS, fmt=fmt
     )
-    publish.spread(f"total_{tag}", np.array(highway[b]["total"])[:, -1], seeds=SEEDS, fmt="{:.2g}")
+    publish.spread(f"total_{tag}", np.array(highway[b]["total"])[:, -1], seeds=SEEDS, fmt=fmt)
     if b != "residual":
         predicted = (1 - 1 / (1 + math.exp(-b))) ** HW_DEPTH  # (1 - σ(b_T))^L
-        publish.number(f"predicted_{tag}", predicted, "{:.2g}")
+        publish.number(f"predicted_{tag}", predicted, fmt)
         publish.number(f"gate_{tag}", 1 / (1 + math.exp(-b)), "{:.2f}")
         ratios.append(carry[b].median / predicted)
     print(

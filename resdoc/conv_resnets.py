@@ -207,6 +207,28 @@ def count(model: nn.Module, size: int = 224) -> dict[str, dict]:
 # --8<-- [end:count]
 
 
+def other_ops(model: nn.Module, size: int = 224) -> int:
+    """An upper bound on the operations :func:`count` leaves out, on one image: one each for BN,
+    ReLU and the addition per BN output value (ReLUs and additions touch no more values than
+    the BNs before them), one per value a pooling window reads."""
+    ops = []
+
+    def record(module, inputs, out):
+        if isinstance(module, nn.BatchNorm2d):
+            ops.append(3 * out.numel())
+        elif isinstance(module, nn.MaxPool2d):  # a k×k window per output value
+            ops.append(module.kernel_size**2 * out.numel())
+        elif isinstance(module, nn.AdaptiveAvgPool2d):
+            ops.append(inputs[0].numel())
+
+    handles = [m.register_forward_hook(record) for m in model.modules()]
+    with torch.no_grad():
+        model.eval()(torch.zeros(1, 3, size, size))
+    for handle in handles:
+        handle.remove()
+    return sum(ops)
+
+
 def block_cost(block: nn.Module, channels: int, size: int = 56) -> tuple[int, int]:
     """(parameters, multiply-adds) of one block on a ``channels``×``size``×``size`` input."""
     macs = 0

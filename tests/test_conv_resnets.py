@@ -13,6 +13,7 @@ from resdoc.conv_resnets import (
     block_cost,
     count,
     n_params,
+    other_ops,
     resnet,
 )
 from resdoc.shortcut_variants import (
@@ -58,6 +59,8 @@ def test_multiply_adds_agree_with_the_paper_to_its_precision():
     for name in CONFIGS:
         macs = sum(s["macs"] for s in count(resnet(name, stride_on_3x3=False)).values())
         assert PAPER_FLOPS[name] <= macs < PAPER_FLOPS[name] + 0.1e9
+    paper = resnet("resnet50", stride_on_3x3=False)
+    assert other_ops(paper) < 0.02 * PAPER_FLOPS["resnet50"]  # BN, ReLU, additions, pooling
     v15 = sum(s["macs"] for s in count(resnet("resnet50")).values())
     assert v15 > PAPER_FLOPS["resnet50"] + 0.2e9  # torchvision's stride placement costs more
 
