@@ -169,9 +169,8 @@ def n_params(module: nn.Module) -> int:
 
 # --8<-- [start:count]
 def count(model: nn.Module, size: int = 224) -> dict[str, dict]:
-    """Per stage: parameters, multiply-adds of the convolutions and the classifier on one
-    ``size``×``size`` image (BN, ReLU, pooling and the additions are not counted), and the
-    output's shape. Keys are the first part of the module names (``conv1``, ``layer1`` …)."""
+    """Per stage (``conv1``, ``layer1`` … ``fc``): parameters, multiply-adds of the
+    convolutions and the classifier on one image, and the output's shape."""
     stats: dict[str, dict] = {}
 
     def stage(name: str) -> dict:
