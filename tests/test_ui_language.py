@@ -44,13 +44,24 @@ def test_notebook_prompts_and_copy_buttons_in_chinese_one_per_code_cell():
 
 
 def test_the_404_heading_is_replaced_with_a_way_home():
-    page = "<article><h1>404 - Not found</h1></article>" + FOOTER
-    zh = markup.not_found_page(page, "zh", "/")
+    links = "".join(
+        f'<link rel="alternate" href="/examples/x/" hreflang="{lang}">'
+        f'<a href="/examples/x/" hreflang="{lang}" class="md-select__link">{lang}</a>'
+        for lang in ("zh", "en")
+    )
+    page = links + "<article><h1>404 - Not found</h1></article>" + FOOTER
+    homes = {"zh": "/", "en": "/en/"}
+    zh = markup.not_found_page(page, "zh", homes)
     assert "找不到这个页面" in zh and '<a href="/">首页</a>' in zh and "本站使用" in zh
-    en = markup.not_found_page(page, "en", "/en/")
+    assert (
+        '<a href="/" hreflang="zh"' in zh
+        and '<link rel="alternate" href="/en/" hreflang="en">' in zh
+    )
+    en = markup.not_found_page(page, "en", homes)
     assert "page not found" in en and '<a href="/en/">home page</a>' in en
+    assert "/examples/x/" not in en
     with pytest.raises(MarkupChanged):
-        markup.not_found_page("<h1>Not here</h1>", "en", "/en/")
+        markup.not_found_page("<h1>Not here</h1>", "en", homes)
 
 
 def _html(site, path):

@@ -15,7 +15,7 @@ What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` a
 - ``on_page_content``: measured numbers say where they come from; figures get their size.
 - ``on_post_page``: no stray gaps in Chinese text (``cjk.py``); formulas typeset; small
   fixes to Material's markup, each counted (``markup.py``).
-- ``on_template_context``, ``on_post_template``: a 404 page per language, in its language.
+- ``on_post_template``: a 404 page per language, in its language.
 - ``on_post_build``: no sitemap unless the published address (RESDOC_SITE_URL) is known.
 
 Internals of other packages these hooks rely on are listed in ``private.py``.
@@ -256,19 +256,11 @@ def _home(config, lang: str) -> str:
     return f"{base}/{_prefixes(config)[lang]}"
 
 
-def on_template_context(context, template_name: str, config):
-    if template_name == "404.html":
-        # the language switcher of a 404 page leads to each language's home page; it would
-        # otherwise keep the links of whichever page i18n last pointed it at
-        for alternate in config.extra.get("alternate") or []:
-            alternate["link"] = _home(config, alternate["lang"])
-    return context
-
-
 def on_post_template(output: str, template_name: str, config) -> str:
     if template_name == "404.html":
         lang = current().lang
-        output = markup.not_found_page(output, lang, _home(config, lang))
+        homes = {other: _home(config, other) for other in _prefixes(config)}
+        output = markup.not_found_page(output, lang, homes)
         _not_found[lang] = output  # written into each language's folder after the last pass
     return output
 

@@ -139,17 +139,35 @@ NOT_FOUND = {
 }
 
 
-def not_found_page(html: str, lang: str, home: str) -> str:
-    """Material's 404 page with its heading and a way home in ``lang``."""
-    text = NOT_FOUND[lang].format(home=home)
-    patch = Patch(
+# ... and its language switcher and head alternates keep the links i18n last gave them, a
+# page of the previous language pass: each language's home page instead.
+NOT_FOUND_LINKS = Patch(
+    "the 404 page's language links",
+    "mkdocs-material",
+    re.compile(r'(<(?:a|link rel="alternate") href=")[^"]*(" hreflang="(?P<lang>[\w-]+)")'),
+    "",
+)
+
+
+def not_found_page(html: str, lang: str, homes: dict[str, str]) -> str:
+    """Material's 404 page with its heading and a way home in ``lang``; its language links
+    lead to ``homes``, each language's home page."""
+    text = NOT_FOUND[lang].format(home=homes[lang])
+    where = f"404.html ({lang})"
+    heading = Patch(
         NOT_FOUND_HEADING.purpose,
         NOT_FOUND_HEADING.package,
         NOT_FOUND_HEADING.pattern,
         lambda m: text,
     )
-    where = f"404.html ({lang})"
-    return in_language(patch.apply(html, 1, where), lang, where)
+    links = Patch(
+        NOT_FOUND_LINKS.purpose,
+        NOT_FOUND_LINKS.package,
+        NOT_FOUND_LINKS.pattern,
+        lambda m: f"{m[1]}{homes[m['lang']]}{m[2]}",
+    )
+    html = links.apply(heading.apply(html, 1, where), 2 * len(homes), where)  # switcher, head
+    return in_language(html, lang, where)
 
 
 def material_page(html: str, where: str, languages: int, label: str, neighbours: int) -> str:
