@@ -164,3 +164,47 @@ def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) ->
     right.minorticks_off()
     fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=3)
     return fig
+
+
+def final_ln_figure(profiles: list[dict], exponent: float, late: int, tr: Translator) -> plt.Figure:
+    """Pre-LN at initialization, one stack of L blocks per seed. Left: what the head sees after
+    block l, without a final LN ($\\lVert x_l \\rVert$) and with one ($\\lVert \\mathrm{LN}(x_l) \\rVert$),
+    and the blocks' writes $\\lVert x_l - x_0 \\rVert$ with the fitted $l^p$. Right: each block's
+    write relative to the stream it is added to, beside $1/\\sqrt{l}$ through block ``late``."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.5), layout="constrained")
+    runs = {key: np.array([p[key] for p in profiles]) for key in profiles[0]}
+    depth = np.arange(1, runs["stream"].shape[1])  # l = 1..L, after block l
+    for key, colour, label in (
+        ("stream", PLAIN, tr("无最终 LN：‖x_l‖", "no final LN: ‖x_l‖")),
+        ("head_in", RESIDUAL, tr("有最终 LN：‖LN(x_l)‖", "final LN: ‖LN(x_l)‖")),
+        ("writes", ACCENT, tr("各块写入之和：‖x_l − x₀‖", "sum of writes: ‖x_l − x₀‖")),
+    ):
+        median = median_band(left, depth, runs[key][:, 1:], colour, "-", label=label)
+    fit = median[0] * depth**exponent  # through the writes' median at l = 1
+    label = tr(f"∝ l^{exponent:.2f}（拟合）", f"∝ l^{exponent:.2f} (fit)")  # no mathtext: CJK
+    left.plot(depth, fit, "--", lw=1, color=GREY, label=label)
+    left.set(
+        ylabel=tr("输出层看到的范数", "norm the head sees"),
+        title=tr("残差流的范数", "norm of the stream"),
+    )
+    left.legend(loc="upper left", fontsize=8)
+    share = median_band(right, depth, runs["relative"], RESIDUAL, "-", label="‖F_l‖ / ‖x_l‖")
+    guide = share[late - 1] * np.sqrt(late / depth)
+    right.plot(depth, guide, "--", lw=1, color=GREY, label="∝ 1/√l")
+    right.set(
+        ylabel=tr("写入与残差流的范数之比", "write over stream"),
+        title=tr("每块写入占残差流的比例", "each block's write, relative"),
+    )
+    right.legend(
+        loc="lower left",
+        title=tr(f"{len(profiles)} 个种子：中位数与范围", f"{len(profiles)} seeds: median, range"),
+    )
+    ticks = [1, 2, 4, 8, 16, 32, 64]
+    for ax, yticks in ((left, [3, 5, 10, 20, 40]), (right, [0.05, 0.1, 0.2, 0.3, 0.5])):
+        ax.set(xscale="log", yscale="log", xlabel=tr("块 l", "block l"))
+        ax.set_xticks(
+            [t for t in ticks if t <= depth[-1]], [str(t) for t in ticks if t <= depth[-1]]
+        )
+        ax.set_yticks(yticks, [f"{t:g}" for t in yticks])
+        ax.minorticks_off()
+    return fig
