@@ -6,15 +6,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
+from resdoc.style import ACCENT, GREY, KINDS, PLAIN, RESIDUAL, Translator, kind_style, median_band
 
-COLOURS = {"post": PLAIN, "post_warmup": ACCENT, "pre": RESIDUAL}
 MARKERS = {
     "post": "o-",
     "post_warmup": "s-",
     "pre": "^-",
 }  # distinct shapes: curves overlap at 100 %
-NAMES = {"post": "Post-LN", "pre": "Pre-LN"}
 
 
 def setting_label(tr: Translator, name: str) -> str:
@@ -70,9 +68,10 @@ def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Fig
     depths = sorted(study)
     for kind in ("post", "pre"):
         profile = study[profile_depth][kind]
-        _spread(left, np.arange(1, profile_depth + 1), profile, COLOURS[kind], NAMES[kind])
+        style = kind_style(tr, kind)
+        _spread(left, np.arange(1, profile_depth + 1), profile, style["color"], style["label"])
         last = np.array([study[L][kind][:, -1] for L in depths]).T  # (seeds, depths)
-        _spread(right, depths, last, COLOURS[kind], NAMES[kind])
+        _spread(right, depths, last, style["color"], style["label"])
     n_seeds = len(study[profile_depth]["post"])
     left.set(
         yscale="log",
@@ -127,13 +126,14 @@ def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) ->
     for offset, (name, per_lr) in zip((-0.04, 0.0, 0.04), accuracy.items(), strict=True):
         smooth = np.array([np.convolve(c, np.ones(5) / 5, mode="valid") for c in curves[name]])
         steps = np.arange(smooth.shape[1]) + 5  # 5-step moving average
-        _spread(left, steps, smooth, COLOURS[name], setting_label(tr, name), style="-")
+        colour = KINDS[name][0]  # the settings' own labels say whether they warm up
+        _spread(left, steps, smooth, colour, setting_label(tr, name), style="-")
         lrs = sorted(per_lr)
         shifted = np.array(lrs) * 10**offset  # side by side, so the bars do not hide each other
         acc = [100 * np.asarray(per_lr[lr]) for lr in lrs]
         mid = np.array([np.median(a) for a in acc])
         err = (mid - [a.min() for a in acc], [a.max() for a in acc] - mid)
-        right.errorbar(shifted, mid, yerr=err, fmt=MARKERS[name], color=COLOURS[name], capsize=3)
+        right.errorbar(shifted, mid, yerr=err, fmt=MARKERS[name], color=colour, capsize=3)
     left.axhline(np.log(10), ls=":", lw=1.2, color=GREY)
     left.text(
         steps[-1],
