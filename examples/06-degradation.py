@@ -317,9 +317,9 @@ for kind in surfaces:
 publish.claim(
     "landscape_centres",
     centre["plain"].low > 100 * centre["residual"].high,
-    zh="两个切片的中心并不在同一高度：16 个块的无残差网络停在损失 {{ landscape_centre_plain_spread }} 处，"
+    zh="两个切片的中心并不在同一高度：{{ landscape_depth }} 个块的无残差网络停在损失 {{ landscape_centre_plain_spread }} 处，"
     "恒等捷径网络停在 {{ landscape_centre_residual_spread }} 处",
-    en="The two slices are centred at very different heights: the 16-block plain net stopped at a loss "
+    en="The two slices are centred at very different heights: the {{ landscape_depth }}-block plain net stopped at a loss "
     "of {{ landscape_centre_plain_spread }}, the identity-shortcut net at "
     "{{ landscape_centre_residual_spread }}",
     evidence=f"plain lowest {centre['plain'].low:.3g} vs identity highest {centre['residual'].high:.3g}",
@@ -405,4 +405,13 @@ publish.claim(
     scaled_degrade,
     zh="在深处，缩放捷径的训练误差明显高于恒等捷径",
     en="At depth, the scaled shortcut's training error is clearly higher than the identity shortcut's",
+)
+publish.claim(
+    "summary_landscape",
+    bent["plain"].low > bent["residual"].high + 20,
+    zh="在训练好的权重周围，{{ landscape_depth }} 个块的恒等捷径网络的损失切片比无残差网络的更接近凸的碗："
+    "向下弯的网格点占 {{ nonconvex_residual_spread }}，而不是 {{ nonconvex_plain_spread }}",
+    en="Around the trained weights, the {{ landscape_depth }}-block identity-shortcut net's loss slice is much closer to a "
+    "convex bowl than the plain net's: {{ nonconvex_residual_spread }} of its grid points bend downward, "
+    "not {{ nonconvex_plain_spread }}",
 )
