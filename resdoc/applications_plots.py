@@ -123,7 +123,12 @@ def branch_scaling_figure(
             )
             ax.plot(depths, predicted[scaling], "--", lw=1, color=GREY)
         ax.plot(
-            [], [], "--", lw=1, color=GREY, label=tr("预测", "predicted") + r" $(1 + 2s^2)^{L/2}$"
+            [],
+            [],
+            "--",
+            lw=1,
+            color=GREY,
+            label=tr("预测 (1 + 2s²)^(L/2)", "predicted (1 + 2s²)^(L/2)"),
         )
         ax.set(xscale="log", xlabel=tr("块数 L", "blocks L"), ylabel=growth_label)
         ax.set_xticks(depths, [str(d) for d in depths])
