@@ -28,14 +28,16 @@ from resdoc.data import Split, digits
 from resdoc.going_deeper import (
     calibrate,
     covering_length,
+    expected_depth,
     gradient_by_path_length,
     gradient_share,
     lesion_study,
     path_counts,
     stream_growth,
     train_pair,
+    train_stochastic,
 )
-from resdoc.going_deeper_plots import lesion_figure, path_figure
+from resdoc.going_deeper_plots import lesion_figure, path_figure, stochastic_lesion_figure
 from resdoc.models import MLP, MLPConfig
 from resdoc.training import PAPER_RECIPE, evaluate, train_net
 
@@ -83,6 +85,80 @@ publish.figure(
         f"测试时删除第 i 个块后的测试准确率（{len(SEEDS)} 个种子的中位数与范围）。{robust[0]}。{collapse[0]}。",
         f"Test accuracy after deleting block i at test time (median and range over {len(SEEDS)} seeds). "
         f"{robust[1]}. {collapse[1]}.",
+    ),
+)
+
+# %% [markdown] lang="zh"
+# ## 随机深度
+#
+# 同样的残差网络、同样的种子（初始化和小批次顺序都相同），训练时按随机深度（Huang 等人 2016）
+# 随机丢掉分支，线性衰减规则，最后一个块的丢弃概率为 $p_L$；再做一遍上面的删块实验。
+
+# %% [markdown] lang="en"
+# ## Stochastic depth
+#
+# The same residual nets with the same seeds (same initialization and mini-batch order), trained
+# with stochastic depth (Huang et al. 2016): branches dropped at random by the linear decay rule,
+# the last block with probability $p_L$. Then the lesion study above once more.
+
+# %%
+P_LAST = 0.5  # the paper's choice for its CIFAR ResNets
+stochastic = np.array(
+    [
+        lesion_study({"sd": train_stochastic(LESION_DEPTH, seed, P_LAST)}, test_set)["sd"]
+        for seed in SEEDS
+    ]
+)
+accuracy_sd = {"residual": accuracy["residual"], "stochastic": stochastic}
+publish.number("p_last", P_LAST, "{:g}")
+publish.number("expected_depth", expected_depth(LESION_DEPTH, P_LAST), "{:g}")
+publish.number(
+    "compute_share", 100 * expected_depth(LESION_DEPTH, P_LAST) / LESION_DEPTH, "{:.1f}%"
+)
+sd = {}
+for kind, values in accuracy_sd.items():
+    sd[kind, "intact"] = publish.spread(
+        f"sd_intact_{kind}", 100 * values[:, 0], seeds=SEEDS, fmt="{:.1f}%"
+    )
+    sd[kind, "drop"] = publish.spread(
+        f"sd_drop_{kind}", 100 * (values[:, 0] - values[:, 1:].mean(1)), seeds=SEEDS, fmt="{:.2f}"
+    )
+    sd[kind, "worst"] = publish.spread(
+        f"sd_worst_drop_{kind}",
+        100 * (values[:, 0] - values[:, 1:].min(1)),
+        seeds=SEEDS,
+        fmt="{:.1f}",
+    )
+    print(f"{kind:10s} intact {sd[kind, 'intact'].values}  mean drop {sd[kind, 'drop'].values}")
+gentler = publish.claim(
+    "sd_lesion_gentler",
+    sd["stochastic", "drop"].median < 0.6 * sd["residual", "drop"].median
+    and sd["stochastic", "drop"].high < sd["residual", "drop"].median,
+    zh="用随机深度训练的网络，删掉一个块伤得更轻：测试准确率平均下降 {{ sd_drop_stochastic_spread }} 个百分点，"
+    "普通训练的残差网络下降 {{ sd_drop_residual_spread }} 个百分点",
+    en="Deleting a block hurts the net trained with stochastic depth less: its test accuracy falls by "
+    "{{ sd_drop_stochastic_spread }} points on average, that of the residual net trained normally by "
+    "{{ sd_drop_residual_spread }} points",
+    evidence=f"median drops {sd['stochastic', 'drop'].median:.2f} vs {sd['residual', 'drop'].median:.2f}, "
+    f"largest stochastic-depth drop {sd['stochastic', 'drop'].high:.2f}",
+)
+publish.claim(
+    "sd_intact_same",
+    abs(sd["stochastic", "intact"].median - sd["residual", "intact"].median) < 2,
+    zh="完整网络的测试准确率几乎相同：用随机深度训练的 {{ sd_intact_stochastic_spread }}，"
+    "普通训练的 {{ sd_intact_residual_spread }}",
+    en="The intact nets' test accuracies are nearly the same: {{ sd_intact_stochastic_spread }} with stochastic "
+    "depth, {{ sd_intact_residual_spread }} without",
+    evidence=f"medians {sd['stochastic', 'intact'].median:.2f} vs {sd['residual', 'intact'].median:.2f}",
+)
+publish.figure(
+    "stochastic-depth-lesion",
+    lambda tr: stochastic_lesion_figure(accuracy_sd, tr),
+    alt=(
+        f"删掉第 i 个块后的测试准确率（左）和每个种子平均下降的百分点（右），普通训练与随机深度训练的残差网络，"
+        f"{len(SEEDS)} 个种子的中位数与范围。{gentler[0]}。",
+        f"Test accuracy after deleting block i (left) and each seed's mean drop in points (right), for residual "
+        f"nets trained normally and with stochastic depth, median and range over {len(SEEDS)} seeds. {gentler[1]}.",
     ),
 )
 
@@ -217,4 +293,11 @@ publish.claim(
     zh="单条路径的梯度随长度指数衰减，总梯度主要由比平均长度短的路径承载，初始化时和训练后都是如此",
     en="The gradient along one path decays exponentially with its length, so paths shorter than the mean "
     "length carry most of the total, at initialization and after training alike",
+)
+publish.claim(
+    "summary_stochastic",
+    sd["stochastic", "drop"].median < 0.6 * sd["residual", "drop"].median
+    and sd["stochastic", "drop"].high < sd["residual", "drop"].median,
+    zh="用随机深度训练的残差网络，删掉一个块时准确率下降得比普通训练的更少",
+    en="A residual net trained with stochastic depth loses less accuracy when one block is deleted than one trained normally",
 )

@@ -25,9 +25,20 @@ residual block does to the stream at initialization. Run it by hand with
 # %%
 import math
 
+import numpy as np
+
 from resdoc import publish
-from resdoc.applications import SCHEMES, WIDTH, deepnorm_constants, growth_at_init, train_scheme
-from resdoc.applications_plots import first_nan, training_figure
+from resdoc.applications import (
+    SCALINGS,
+    SCHEMES,
+    WIDTH,
+    deepnorm_constants,
+    growth_at_init,
+    one_step,
+    scaled_growth,
+    train_scheme,
+)
+from resdoc.applications_plots import branch_scaling_figure, first_nan, training_figure
 
 SEEDS = range(10)
 DEPTH, LR, EPOCHS = 64, 0.01, 10
@@ -256,3 +267,132 @@ for n in (12, 1000):
     publish.number(f"deepnorm_alpha_{n}", constants["alpha"], "{:.2f}")
     publish.number(f"deepnorm_beta_{n}", constants["beta"], "{:.3f}")
     print(f"N = {n:5d}: alpha = {constants['alpha']:.2f}, beta = {constants['beta']:.3f}")
+
+# %% [markdown] lang="zh"
+# ## 分支缩放：1/√L 还是 1/L
+#
+# 同样的无归一化残差块（He 初始化），每个分支乘以常数 $s$：不缩放、$1/\sqrt{L}$ 或 $1/L$。先看初始化时
+# 残差流经过 $L$ 个块后变大多少，再在同一学习率下对块的权重做一步 SGD，看 $x_L$ 移动多少。
+
+# %% [markdown] lang="en"
+# ## Branch scaling: 1/√L or 1/L
+#
+# The same un-normalized residual blocks (He initialization), every branch multiplied by a constant
+# $s$: none, $1/\sqrt{L}$ or $1/L$. First how much the stream grows over $L$ blocks at initialization,
+# then how far one SGD step on the blocks' weights, at one learning rate, moves $x_L$.
+
+# %%
+DEPTHS = [8, 16, 32, 64, 128, 256]
+SCALE_SEEDS = range(5)
+DEPTH_NAME = {0: "shallow", -1: "deep"}  # result keys of the first and last depth
+publish.number("scale_depth_min", DEPTHS[0], "{:d}")
+publish.number("scale_depth_max", DEPTHS[-1], "{:d}")
+publish.number("scale_seeds", len(SCALE_SEEDS), "{:d}")
+scale_growth = {
+    s: np.array([[scaled_growth(d, s, seed) for d in DEPTHS] for seed in SCALE_SEEDS])
+    for s in SCALINGS
+}
+# every block multiplies the mean square by 1 + 2s² (the branch is s times a branch of twice
+# the input's mean square, uncorrelated with it), so the RMS grows by (1 + 2s²)^(L/2)
+scale_predicted = {s: [(1 + 2 * f(d) ** 2) ** (d / 2) for d in DEPTHS] for s, f in SCALINGS.items()}
+publish.number("e", math.e, "{:.2f}")
+for s in SCALINGS:
+    for i in (0, -1):
+        publish.spread(
+            f"scale_growth_{s}_{DEPTH_NAME[i]}",
+            scale_growth[s][:, i],
+            seeds=SCALE_SEEDS,
+            fmt="{:.3g}",
+        )
+    publish.number(f"scale_predicted_{s}_deep", scale_predicted[s][-1], "{:.3g}")
+    print(f"{s:7s} growth medians {np.median(scale_growth[s], 0)}")
+per_block = scale_growth["none"] ** (1 / np.array(DEPTHS))  # RMS factor per block, (seeds, depths)
+publish.spread("scale_per_block_none", per_block[:, -1], seeds=SCALE_SEEDS, fmt="{:.2f}")
+publish.number("scale_per_block_none_low", per_block.min(), "{:.2f}", seeds=SCALE_SEEDS)
+publish.number("scale_per_block_none_high", per_block.max(), "{:.2f}", seeds=SCALE_SEEDS)
+publish.number("sqrt3", math.sqrt(3), "{:.2f}")
+grows = publish.claim(
+    "unscaled_exponential",
+    per_block.min() > 1.5 and per_block.max() < 1.85,
+    zh="不缩放时，残差流按指数增长：{{ scale_depth_max }} 块后是 {{ scale_growth_none_deep_spread }} 倍，平均每块把均方根乘以 "
+    "{{ scale_per_block_none_spread }}，在每个深度、每个种子上都在 {{ scale_per_block_none_low }} 与 "
+    "{{ scale_per_block_none_high }} 之间，接近 $\\sqrt{3}$ ≈ {{ sqrt3 }}",
+    en="Unscaled, the stream grows exponentially: after {{ scale_depth_max }} blocks it is "
+    "{{ scale_growth_none_deep_spread }} times larger, each block multiplying its RMS by {{ scale_per_block_none_spread }} "
+    "on average, between {{ scale_per_block_none_low }} and {{ scale_per_block_none_high }} at every depth and in every "
+    "seed, close to $\\sqrt{3}$ ≈ {{ sqrt3 }}",
+    evidence=f"per-block factor {per_block.min():.3f}–{per_block.max():.3f}",
+)
+sqrt_ratio = scale_growth["sqrt"] / np.array(scale_predicted["sqrt"])
+bounded = publish.claim(
+    "sqrt_bounded",
+    scale_growth["sqrt"].max() < 5
+    and scale_growth["sqrt"].min() > 1.5
+    and abs(math.log(float(np.median(sqrt_ratio)))) < math.log(1.3),
+    zh="按 $1/\\sqrt{L}$ 缩放时，增长不随深度变大：{{ scale_depth_min }} 块时 {{ scale_growth_sqrt_shallow_spread }} 倍，"
+    "{{ scale_depth_max }} 块时 {{ scale_growth_sqrt_deep_spread }} 倍，与预言的 $(1 + 2/L)^{L/2}$ 同一大小（它趋于 $e$ ≈ {{ e }}）",
+    en="Scaled by $1/\\sqrt{L}$, the growth does not increase with depth: {{ scale_growth_sqrt_shallow_spread }} times at "
+    "{{ scale_depth_min }} blocks, {{ scale_growth_sqrt_deep_spread }} times at {{ scale_depth_max }}, the size of "
+    "the predicted $(1 + 2/L)^{L/2}$ (which tends to $e$ ≈ {{ e }})",
+    evidence=f"range {scale_growth['sqrt'].min():.2f}–{scale_growth['sqrt'].max():.2f}, "
+    f"median ratio to prediction {np.median(sqrt_ratio):.3f}",
+)
+flat = publish.claim(
+    "linear_flat",
+    abs(scale_growth["linear"][:, -1] - 1).max() < 0.1,
+    zh="按 $1/L$ 缩放时，残差流几乎不变：{{ scale_depth_max }} 块后是 {{ scale_growth_linear_deep_spread }} 倍",
+    en="Scaled by $1/L$, the stream hardly changes: {{ scale_growth_linear_deep_spread }} times after "
+    "{{ scale_depth_max }} blocks",
+    evidence=f"largest |growth - 1| at L={DEPTHS[-1]}: {abs(scale_growth['linear'][:, -1] - 1).max():.3f}",
+)
+step = {
+    s: np.array([[one_step(d, s, LR, seed) for d in DEPTHS] for seed in SCALE_SEEDS])
+    for s in ("sqrt", "linear")
+}
+slope = {}
+for s, runs in step.items():
+    for i in (0, -1):
+        publish.spread(f"step_{s}_{DEPTH_NAME[i]}", runs[:, i], seeds=SCALE_SEEDS, fmt="{:.2g}")
+    # log-log slope of the median against L: 0 = the same at every depth, -1 = like 1/L
+    slope[s] = np.polyfit(np.log(DEPTHS), np.log(np.median(runs, 0)), 1)[0]
+    publish.number(f"step_slope_{s}", slope[s], "{:.2f}", seeds=SCALE_SEEDS)
+    print(f"{s:7s} one-step change medians {np.median(runs, 0)}, slope {slope[s]:.2f}")
+publish.number("step_depth_ratio", DEPTHS[-1] / DEPTHS[0], "{:.0f}")
+steady = publish.claim(
+    "sqrt_step_steady",
+    abs(slope["sqrt"]) < 0.3,
+    zh="按 $1/\\sqrt{L}$ 缩放时，同一学习率的一步让 $x_L$ 移动的距离几乎不随深度变化：{{ scale_depth_min }} 块时 "
+    "{{ step_sqrt_shallow_spread }}，{{ scale_depth_max }} 块时 {{ step_sqrt_deep_spread }}（对数坐标下的斜率 {{ step_slope_sqrt }}）",
+    en="Scaled by $1/\\sqrt{L}$, one step at one learning rate moves $x_L$ about as far at every depth: "
+    "{{ step_sqrt_shallow_spread }} at {{ scale_depth_min }} blocks, {{ step_sqrt_deep_spread }} at {{ scale_depth_max }} "
+    "(log-log slope {{ step_slope_sqrt }})",
+    evidence=f"slope {slope['sqrt']:.3f}",
+)
+freezes = publish.claim(
+    "linear_step_shrinks",
+    -1.5 < slope["linear"] < -0.8 and step["linear"][:, -1].max() < step["linear"][:, 0].min() / 10,
+    zh="按 $1/L$ 缩放时，这一步随深度大约按 $1/L$ 变小：从 {{ step_linear_shallow_spread }} 降到 {{ step_linear_deep_spread }}"
+    "（斜率 {{ step_slope_linear }}）",
+    en="Scaled by $1/L$, the step shrinks roughly like $1/L$: from {{ step_linear_shallow_spread }} to "
+    "{{ step_linear_deep_spread }} (slope {{ step_slope_linear }})",
+    evidence=f"slope {slope['linear']:.3f}; largest at L={DEPTHS[-1]} {step['linear'][:, -1].max():.2e} vs "
+    f"smallest at L={DEPTHS[0]} {step['linear'][:, 0].min():.2e}",
+)
+publish.figure(
+    "branch-scaling",
+    lambda tr: branch_scaling_figure(DEPTHS, scale_growth, scale_predicted, step, tr),
+    alt=(
+        f"两幅图（{len(SCALE_SEEDS)} 个种子的中位数与范围）：(a) 初始化时残差流的增长，{grows[0]}；{bounded[0]}；{flat[0]}。"
+        f"(b) 一步 SGD 让 x_L 移动的距离：{steady[0]}；{freezes[0]}。",
+        f"Two panels (median and range over {len(SCALE_SEEDS)} seeds): (a) the stream's growth at initialization. "
+        f"{grows[1]}; {bounded[1]}; {flat[1]}. (b) How far one SGD step moves x_L: {steady[1]}; {freezes[1]}.",
+    ),
+)
+publish.claim(
+    "summary_scaling",
+    abs(slope["sqrt"]) < 0.3 and -1.5 < slope["linear"] < -0.8 and scale_growth["sqrt"].max() < 5,
+    zh="实验中，$1/\\sqrt{L}$ 让初始化时的残差流有界，且同一学习率的一步在各深度移动输出的距离相近；"
+    "$1/L$ 下这一步随深度约按 $1/L$ 变小",
+    en="In the experiment, $1/\\sqrt{L}$ keeps the stream bounded at initialization and one step at one learning "
+    "rate moves the output about as far at every depth; under $1/L$ that step shrinks roughly like $1/L$",
+)

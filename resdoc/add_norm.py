@@ -34,8 +34,8 @@ def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: fl
 
 # --8<-- [start:rms-norm]
 class RMSNorm(nn.Module):
-    """$\\mathrm{RMSNorm}(x) = x / \\sqrt{\\tfrac1d \\sum_i x_i^2 + \\epsilon} \\odot g$ (Zhang & Sennrich
-    2019): layer normalization without the mean and without the bias $\\beta$.
+    r"""$\mathrm{RMSNorm}(x) = x / \sqrt{\tfrac1d \sum_i x_i^2 + \epsilon} \odot g$ (Zhang & Sennrich
+    2019): layer normalization without the mean and without the bias $\beta$.
 
     >>> x = torch.randn(2, 3, 8)
     >>> torch.allclose(RMSNorm(8)(x), nn.RMSNorm(8, eps=1e-6)(x), atol=1e-6)
@@ -57,8 +57,8 @@ class RMSNorm(nn.Module):
 
 @torch.no_grad()
 def rms_vs_layer_norm(shift: float, seed: int, d: int = 32, tokens: int = 1000) -> float:
-    """Largest $\\lvert \\mathrm{RMSNorm}(x) - \\mathrm{LN}(x) \\rvert$ (gains 1, no bias, same
-    $\\epsilon$) over ``tokens`` random tokens whose features have mean exactly ``shift``.
+    r"""Largest $\lvert \mathrm{RMSNorm}(x) - \mathrm{LN}(x) \rvert$ (gains 1, no bias, same
+    $\epsilon$) over ``tokens`` random tokens whose features have mean exactly ``shift``.
 
     >>> rms_vs_layer_norm(0.0, seed=0) < 1e-5, rms_vs_layer_norm(1.0, seed=0) > 0.1
     (True, True)
@@ -175,18 +175,18 @@ def stream_growth(n_layer: int, seed: int = 0, cfg: TransformerConfig | None = N
 
 
 def _rms(x: torch.Tensor) -> float:
-    """Root mean square over tokens of the per-token norm: $\\sqrt{E\\lVert x \\rVert^2}$."""
+    r"""Root mean square over tokens of the per-token norm: $\sqrt{E\lVert x \rVert^2}$."""
     return x.pow(2).sum(-1).mean().sqrt().item()
 
 
 @torch.no_grad()
 def stream_profile(n_layer: int, seed: int, cfg: TransformerConfig | None = None) -> dict:
-    """One Pre-LN encoder at initialization, forward only. Per depth $l = 0..L$: ``stream``
-    $\\lVert x_l \\rVert$, ``head_in`` $\\lVert \\mathrm{LN}(x_l) \\rVert$ (what the head would see behind
-    a final LN if the stack ended at $l$), ``writes`` $\\lVert x_l - x_0 \\rVert$ (all blocks' writes
-    so far); per block: ``relative`` $\\lVert F_l \\rVert / \\lVert x_l \\rVert$, ``branch``
-    $\\lVert F_l \\rVert^2$ and ``cross`` $2\\langle x_l, F_l \\rangle$, the two parts of
-    $\\lVert x_{l+1} \\rVert^2 - \\lVert x_l \\rVert^2$.
+    r"""One Pre-LN encoder at initialization, forward only. Per depth $l = 0..L$: ``stream``
+    $\lVert x_l \rVert$, ``head_in`` $\lVert \mathrm{LN}(x_l) \rVert$ (what the head would see behind
+    a final LN if the stack ended at $l$), ``writes`` $\lVert x_l - x_0 \rVert$ (all blocks' writes
+    so far); per block: ``relative`` $\lVert F_l \rVert / \lVert x_l \rVert$, ``branch``
+    $\lVert F_l \rVert^2$ and ``cross`` $2\langle x_l, F_l \rangle$, the two parts of
+    $\lVert x_{l+1} \rVert^2 - \lVert x_l \rVert^2$.
     Norms are root mean squares over tokens."""
     cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=True, final_ln=True)
     torch.manual_seed(seed)
@@ -210,7 +210,7 @@ def stream_profile(n_layer: int, seed: int, cfg: TransformerConfig | None = None
 
 
 def power_fit(x, y) -> float:
-    """The exponent $p$ of the least-squares fit $y \\approx c\\, x^p$ on log-log axes.
+    r"""The exponent $p$ of the least-squares fit $y \approx c\, x^p$ on log-log axes.
 
     >>> round(power_fit([1, 4, 9, 16], [2, 4, 6, 8]), 6)
     0.5
@@ -275,9 +275,9 @@ def train_reversal(
 
 
 def adaptive_step_spread(steps, beta2: float = 0.98, seed: int = 0, n: int = 20_000) -> list[float]:
-    """Adam's adaptive step size $1/\\sqrt{\\hat v_t}$ for ``n`` coordinates whose gradients are
+    r"""Adam's adaptive step size $1/\sqrt{\hat v_t}$ for ``n`` coordinates whose gradients are
     independent $N(0, 1)$ draws: the ratio of its 90th to its 10th percentile after each step
-    in ``steps`` (counted from 1). $\\hat v_t$ is the bias-corrected moving average of $g^2$."""
+    in ``steps`` (counted from 1). $\hat v_t$ is the bias-corrected moving average of $g^2$."""
     grads = np.random.default_rng(seed).standard_normal((max(steps), n))
     v, spread = np.zeros(n), []
     for t, g in enumerate(grads, start=1):
@@ -290,8 +290,8 @@ def adaptive_step_spread(steps, beta2: float = 0.98, seed: int = 0, n: int = 20_
 
 
 def radam_rectifier(t: int, beta2: float) -> float:
-    """RAdam's factor $r_t$ (Liu et al. 2020) at step $t$: 0 while the moving average holds too
-    few gradients ($\\rho_t \\le 4$) for the adaptive step to have a finite variance.
+    r"""RAdam's factor $r_t$ (Liu et al. 2020) at step $t$: 0 while the moving average holds too
+    few gradients ($\rho_t \le 4$) for the adaptive step to have a finite variance.
 
     >>> [round(radam_rectifier(t, 0.98), 2) for t in (4, 5, 50, 1000)]
     [0.0, 0.08, 0.62, 1.0]

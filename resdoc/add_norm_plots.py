@@ -167,10 +167,10 @@ def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) ->
 
 
 def final_ln_figure(profiles: list[dict], exponent: float, late: int, tr: Translator) -> plt.Figure:
-    """Pre-LN at initialization, one stack of L blocks per seed. Left: what the head sees after
-    block l, without a final LN ($\\lVert x_l \\rVert$) and with one ($\\lVert \\mathrm{LN}(x_l) \\rVert$),
-    and the blocks' writes $\\lVert x_l - x_0 \\rVert$ with the fitted $l^p$. Right: each block's
-    write relative to the stream it is added to, beside $1/\\sqrt{l}$ through block ``late``."""
+    r"""Pre-LN at initialization, one stack of L blocks per seed. Left: what the head sees after
+    block l, without a final LN ($\lVert x_l \rVert$) and with one ($\lVert \mathrm{LN}(x_l) \rVert$),
+    and the blocks' writes $\lVert x_l - x_0 \rVert$ with the fitted $l^p$. Right: each block's
+    write relative to the stream it is added to, beside $1/\sqrt{l}$ through block ``late``."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.5), layout="constrained")
     runs = {key: np.array([p[key] for p in profiles]) for key in profiles[0]}
     depth = np.arange(1, runs["stream"].shape[1])  # l = 1..L, after block l

@@ -1,8 +1,9 @@
 r"""Chapter 09: what deep residual stacks do to their shortcut at initialization.
 
 A deep un-normalized residual MLP on ``load_digits``, its branches initialized four ways:
-no shortcut at all, plain $x + \mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
-Fixup rule (Zhang et al. 2019), all trained with the same optimizer and learning rate.
+no shortcut at all, plain $x + \\mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the
+Fixup rule (Zhang et al. 2019), all trained with the same optimizer and learning rate; and
+each branch scaled by $1/\\sqrt{L}$ or $1/L$: the stream at initialization and one SGD step.
 """
 
 from __future__ import annotations
@@ -147,3 +148,56 @@ def deepnorm_constants(n_layers: int) -> dict[str, float]:
     {'alpha': 6.687, 'beta': 0.106}
     """
     return {"alpha": (2 * n_layers) ** 0.25, "beta": (8 * n_layers) ** -0.25}
+
+
+# The constant each branch is multiplied by, as a function of the depth L.
+SCALINGS = {
+    "none": lambda depth: 1.0,
+    "sqrt": lambda depth: depth**-0.5,
+    "linear": lambda depth: 1 / depth,
+}
+
+
+# --8<-- [start:branch-scaling]
+def scaled_stream(model: DeepMLP, x: torch.Tensor, scale: float) -> list[torch.Tensor]:
+    r"""The stream $x_0, \dots, x_L$ of ``model``'s residual blocks with every branch scaled:
+    $x_{l+1} = x_l + s\,\mathcal{F}_l(x_l)$."""
+    xs = [model.embed(x)]  # (batch, width)
+    for block in model.blocks:
+        branch = block.fc_2(F.relu(block.fc_1(xs[-1])))  # F_l(x_l)
+        xs.append(xs[-1] + scale * branch)
+    return xs
+
+
+# --8<-- [end:branch-scaling]
+
+
+def _rms(x: torch.Tensor) -> float:
+    return x.square().mean().sqrt().item()
+
+
+@torch.no_grad()
+def scaled_growth(depth: int, scaling: str, seed: int = 0) -> float:
+    """How many times larger the stream's RMS is after ``depth`` He-initialized blocks with
+    branches scaled by ``SCALINGS[scaling]`` than before the first (float64: $3^{128}$ fits)."""
+    torch.manual_seed(seed)
+    model = DeepMLP(depth, "residual").double()
+    xs = scaled_stream(model, digits()[0].x[:256].double(), SCALINGS[scaling](depth))
+    return _rms(xs[-1]) / _rms(xs[0])
+
+
+def one_step(depth: int, scaling: str, lr: float, seed: int = 0) -> float:
+    """One plain SGD step (no momentum) at rate ``lr`` on the blocks' weights only, on 256
+    training digits: how much $x_L$ moved (RMS of the change over the RMS of $x_0$). The embedding
+    and the classifier are held fixed, so all of the change is the blocks'."""
+    torch.manual_seed(seed)
+    model = DeepMLP(depth, "residual").double()
+    data = digits()[0]
+    x, y, scale = data.x[:256].double(), data.y[:256], SCALINGS[scaling](depth)
+    before = scaled_stream(model, x, scale)[-1]
+    F.cross_entropy(model.head(before), y).backward()
+    with torch.no_grad():
+        for p in model.blocks.parameters():
+            p -= lr * p.grad
+        after = scaled_stream(model, x, scale)[-1]
+        return _rms(after - before) / _rms(model.embed(x))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
+import numpy as np
 import torch
 
 from resdoc.applications import Run
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
 
 TOP = 20.0  # upper end of the loss axis
 
@@ -94,4 +95,60 @@ def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> p
     )
     ax.set_ylim(top=TOP)
     fig.legend(loc="outside lower center", ncols=2, fontsize=8)
+    return fig
+
+
+def branch_scaling_figure(
+    depths: list[int],
+    growth: dict[str, np.ndarray],
+    predicted: dict[str, list[float]],
+    change: dict[str, np.ndarray],
+    tr: Translator,
+) -> plt.Figure:
+    """(a) The stream's RMS growth over L blocks at initialization without scaling and (b) with
+    branches scaled by 1/√L or 1/L (``growth[s]`` is (seeds, depths)), predictions dashed;
+    (c) how far one SGD step moves $x_L$ (``change[s]``, (seeds, depths))."""
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(10.2, 3.5), layout="constrained")
+    colours = {"none": PLAIN, "sqrt": RESIDUAL, "linear": ACCENT}
+    labels = {
+        "none": tr("不缩放 x + F(x)", "no scaling x + F(x)"),
+        "sqrt": r"$x + \mathcal{F}(x)/\sqrt{L}$",
+        "linear": r"$x + \mathcal{F}(x)/L$",
+    }
+    growth_label = r"$\mathrm{RMS}(x_L)\,/\,\mathrm{RMS}(x_0)$"
+    for ax, kinds in ((a, ("none",)), (b, ("sqrt", "linear"))):
+        for scaling in kinds:
+            median_band(
+                ax, depths, growth[scaling], colours[scaling], "o-", ms=4, label=labels[scaling]
+            )
+            ax.plot(depths, predicted[scaling], "--", lw=1, color=GREY)
+        ax.plot(
+            [],
+            [],
+            "--",
+            lw=1,
+            color=GREY,
+            label=tr("预测 (1 + 2s²)^(L/2)", "predicted (1 + 2s²)^(L/2)"),
+        )
+        ax.set(xscale="log", xlabel=tr("块数 L", "blocks L"), ylabel=growth_label)
+        ax.set_xticks(depths, [str(d) for d in depths])
+        ax.legend(loc="upper left", fontsize=8)
+    a.set(yscale="log", title=tr("(a) 初始化时，不缩放", "(a) at initialization, unscaled"))
+    b.set(ylim=(0, 4), title=tr("(b) 初始化时，缩放分支", "(b) at initialization, scaled"))
+    b.legend(loc="center right", fontsize=8)
+    for scaling, runs in change.items():
+        median_band(c, depths, runs, colours[scaling], "o-", ms=4, label=labels[scaling])
+    seeds = len(next(iter(change.values())))
+    c.set(
+        xscale="log",
+        yscale="log",
+        xlabel=tr("块数 L", "blocks L"),
+        ylabel=r"$\mathrm{RMS}(\Delta x_L)\,/\,\mathrm{RMS}(x_0)$",
+        title=tr(
+            f"(c) 同一学习率的一步 SGD（{seeds} 个种子）",
+            f"(c) one SGD step, one rate ({seeds} seeds)",
+        ),
+    )
+    c.set_xticks(depths, [str(d) for d in depths])
+    c.legend(loc="lower left", fontsize=8)
     return fig

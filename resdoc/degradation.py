@@ -71,9 +71,9 @@ def signal_profile(model: MLP, data: Split) -> tuple[list[float], list[float]]:
 
 # --8<-- [start:direction]
 def filter_normalized_direction(model: MLP, generator: torch.Generator) -> dict:
-    """A random direction $d$ in weight space, one Gaussian tensor per parameter, with each
+    r"""A random direction $d$ in weight space, one Gaussian tensor per parameter, with each
     *filter* rescaled to the norm of the matching filter of the weights:
-    $d_{j} \\leftarrow d_{j}\\,\\|\\theta_{j}\\| / \\|d_{j}\\|$ (Li et al. 2018). In a linear layer
+    $d_{j} \leftarrow d_{j}\,\|\theta_{j}\| / \|d_{j}\|$ (Li et al. 2018). In a linear layer
     a filter is one row of the weight matrix: the incoming weights of one neuron. Biases and
     batch normalization's parameters (the 1-D tensors) get a zero direction, as in the paper.
 
@@ -99,8 +99,8 @@ def filter_normalized_direction(model: MLP, generator: torch.Generator) -> dict:
 
 @torch.no_grad()
 def loss_surface(model: MLP, data: Split, coords, generator: torch.Generator) -> np.ndarray:
-    """The loss $\\ell(\\theta^* + \\alpha\\,\\delta + \\beta\\,\\eta)$ for every $\\alpha, \\beta$ in
-    ``coords``: rows are $\\alpha$, columns $\\beta$. Eval mode: BN uses its running statistics,
+    r"""The loss $\ell(\theta^* + \alpha\,\delta + \beta\,\eta)$ for every $\alpha, \beta$ in
+    ``coords``: rows are $\alpha$, columns $\beta$. Eval mode: BN uses its running statistics,
     so every point is one fixed function of the input. Forward passes only."""
     model = copy.deepcopy(model).eval()
     delta = filter_normalized_direction(model, generator)
@@ -128,10 +128,10 @@ def loss_surface(model: MLP, data: Split, coords, generator: torch.Generator) ->
 
 # --8<-- [start:curvature]
 def nonconvex_fraction(surface: np.ndarray) -> float:
-    """The share of the grid's inner points where the 2-D Hessian of the slice, from central
+    r"""The share of the grid's inner points where the 2-D Hessian of the slice, from central
     differences, has a negative eigenvalue: there the slice bends down along some line, and so
     does the loss itself, whose Hessian $H$ then has a negative eigenvalue too (the slice's
-    Hessian is $P^\\top H P$, $P$ the two directions), up to the error of the differences.
+    Hessian is $P^\top H P$, $P$ the two directions), up to the error of the differences.
 
     >>> a = np.linspace(-1, 1, 5)
     >>> nonconvex_fraction(np.add.outer(a**2, a**2)), nonconvex_fraction(np.add.outer(a**2, -a**2))

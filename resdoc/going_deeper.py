@@ -1,17 +1,20 @@
 r"""Chapter 05: going deeper. Unrolled, $x_L = x_0 + \sum_{i=0}^{L-1} \mathcal{F}_i(x_i)$ is a
-sum over $2^L$ paths (Veit et al. 2016). Two experiments on ``load_digits``: delete one block
-at test time (a lesion), and measure how much gradient flows along paths of each length."""
+sum over $2^L$ paths (Veit et al. 2016). Experiments on ``load_digits``: delete one block at test
+time (a lesion), also of nets trained with stochastic depth (Huang et al. 2016), and measure how
+much gradient flows along paths of each length."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import torch
+from torch import nn
 from torch.nn import functional as F
 
-from resdoc.data import Split
-from resdoc.models import MLP
-from resdoc.training import PAPER_RECIPE, TrainConfig, train_net
+from resdoc.data import Split, digits
+from resdoc.models import MLP, MLPConfig
+from resdoc.training import PAPER_RECIPE, TrainConfig, train, train_net
 
 
 # --8<-- [start:path-counts]
@@ -48,6 +51,61 @@ def accuracy_without(model: MLP, data: Split, deleted: int | None) -> float:
 
 
 # --8<-- [end:lesion]
+
+
+# --8<-- [start:stochastic-depth]
+def drop_probabilities(depth: int, p_last: float) -> list[float]:
+    r"""The linear decay rule of Huang et al. (2016): block $l = 1, \dots, L$ is dropped with
+    probability $p_l = \tfrac{l}{L}\,p_L$, so the first blocks, which every later one builds on,
+    are dropped least.
+
+    >>> drop_probabilities(4, 0.5)
+    [0.125, 0.25, 0.375, 0.5]
+    """
+    return [i / depth * p_last for i in range(1, depth + 1)]
+
+
+class StochasticDepth(nn.Module):
+    r"""A residual block $x + \mathcal{F}(x)$ whose branch is dropped in training: for each
+    mini-batch, with probability $p$ the block is the identity; at test time the branch is
+    scaled by its survival probability, $x + (1 - p)\,\mathcal{F}(x)$, its expected size in training."""
+
+    def __init__(self, block: nn.Module, drop: float, generator: torch.Generator):
+        super().__init__()
+        self.block, self.drop, self.generator = block, drop, generator
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (batch, width)
+        if not self.training:
+            return x + (1 - self.drop) * self.block.branch(x)
+        if torch.rand((), generator=self.generator).item() < self.drop:
+            return x  # dropped: the shortcut alone, and no branch to compute or train
+        return x + self.block.branch(x)
+
+
+# --8<-- [end:stochastic-depth]
+
+
+def expected_depth(depth: int, p_last: float) -> float:
+    r"""How many branches a mini-batch passes through on average: $\sum_l (1 - p_l) = L - p_L (L+1)/2$.
+
+    >>> expected_depth(4, 0.5)
+    2.75
+    """
+    return sum(1 - p for p in drop_probabilities(depth, p_last))
+
+
+def train_stochastic(depth: int, seed: int, p_last: float, cfg: TrainConfig = PAPER_RECIPE) -> MLP:
+    """Chapter 6's residual net trained like ``train_pair``'s (same initialization and data order
+    for the same seed), with every block wrapped in ``StochasticDepth``; returned in eval mode."""
+    torch.manual_seed(seed)
+    model = MLP(MLPConfig(depth=depth))
+    coin = torch.Generator().manual_seed(seed)  # the drops, apart from the data order's generator
+    model.blocks = nn.ModuleList(
+        StochasticDepth(block, p, coin)
+        for block, p in zip(model.blocks, drop_probabilities(depth, p_last), strict=True)
+    )
+    train(model, digits()[0], replace(cfg, seed=seed))
+    return model.eval()
 
 
 def lesion_study(models: dict[str, MLP], data: Split) -> dict[str, list[float]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, RESIDUAL, Translator, kind_style
+from resdoc.style import ACCENT, GREY, RESIDUAL, Translator, kind_style, median_band
 
 
 def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -76,4 +76,48 @@ def path_figure(
         title=tr("(c) (a) × (b)：各长度的总贡献", "(c) (a) × (b): total per length"),
     )
     b.legend(loc="lower left")
+    return fig
+
+
+def stochastic_lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) -> plt.Figure:
+    """(a) Test accuracy with block i deleted, residual nets trained normally and with stochastic
+    depth (``accuracy[kind]`` is (seeds, 1 + blocks), column 0 the intact net, dashed);
+    (b) each seed's drop, intact minus the mean over blocks, one line per seed joining the pair."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10.2, 3.4), layout="constrained")
+    colours = {"residual": RESIDUAL, "stochastic": ACCENT}
+    labels = {
+        "residual": tr("普通训练", "trained normally"),
+        "stochastic": tr("随机深度训练", "trained with stochastic depth"),
+    }
+    for kind, values in accuracy.items():
+        blocks = np.arange(values.shape[1] - 1)
+        median_band(a, blocks, 100 * values[:, 1:], colours[kind], "o-", ms=4, label=labels[kind])
+        a.axhline(100 * np.median(values[:, 0]), ls="--", lw=1, color=colours[kind])
+    a.plot(
+        [], [], "--", lw=1, color=GREY, label=tr("虚线：不删除任何块", "dashed: no block deleted")
+    )
+    seeds = len(accuracy["residual"])
+    a.set(
+        xlabel=tr("测试时删除的块 i", "block i deleted at test time"),
+        ylabel=tr("测试准确率（%）", "test accuracy (%)"),
+        title=tr(
+            f"(a) 删掉一个块之后（{seeds} 个种子）", f"(a) after deleting one block ({seeds} seeds)"
+        ),
+    )
+    a.set_xticks(blocks)
+    a.legend(loc="best")
+    drops = {k: 100 * (v[:, 0] - v[:, 1:].mean(1)) for k, v in accuracy.items()}
+    b.plot([0, 1], [drops["residual"], drops["stochastic"]], "-", color=GREY, lw=1, alpha=0.6)
+    for x, kind in enumerate(drops):
+        b.plot(np.full(seeds, x), drops[kind], "o", ms=6, color=colours[kind])
+    b.set_xticks([0, 1], [labels[k] for k in drops])
+    b.set(
+        xlim=(-0.5, 1.5),
+        ylim=(0, None),
+        ylabel=tr("平均下降（百分点）", "mean drop (points)"),
+        title=tr(
+            "(b) 每个种子：删一个块平均损失的准确率",
+            "(b) per seed: accuracy lost per deleted block",
+        ),
+    )
     return fig

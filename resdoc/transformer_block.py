@@ -181,7 +181,7 @@ class PreLNStack(nn.Module):
 
 # --8<-- [start:residual-stream]
 def stream_writes(layers, x: torch.Tensor) -> list[torch.Tensor]:
-    """Every write into the stream, in order: $\\mathrm{MHA}_1$, $\\mathrm{FFN}_1$, $\\mathrm{MHA}_2$, ….
+    r"""Every write into the stream, in order: $\mathrm{MHA}_1$, $\mathrm{FFN}_1$, $\mathrm{MHA}_2$, ….
     Each sublayer reads the stream through its LayerNorm and adds what it computes."""
     writes = []
     for layer in layers:
@@ -196,9 +196,9 @@ def stream_writes(layers, x: torch.Tensor) -> list[torch.Tensor]:
 
 @torch.no_grad()
 def decompose(model: PreLNStack, tokens: torch.Tensor) -> dict:
-    """$x_L = x_0 + \\sum_k w_k$ for one batch: ``error``, the largest gap between that sum and the
+    r"""$x_L = x_0 + \sum_k w_k$ for one batch: ``error``, the largest gap between that sum and the
     model's own forward pass relative to the largest entry of $x_L$; ``shares``, each term's
-    $\\langle \\cdot, x_L \\rangle / \\lVert x_L \\rVert^2$ summed over tokens — the embedding's first,
+    $\langle \cdot, x_L \rangle / \lVert x_L \rVert^2$ summed over tokens — the embedding's first,
     then one per sublayer. The shares add up to 1."""
     x0 = model.embed(tokens)
     x = x0

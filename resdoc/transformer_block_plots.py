@@ -107,7 +107,7 @@ def block_figure(tr: Translator) -> plt.Figure:
 
 
 def shares_figure(shares: dict[str, np.ndarray], labels: list[str], tr: Translator) -> plt.Figure:
-    """Each term's share $\\langle \\cdot, x_L \\rangle / \\lVert x_L \\rVert^2$ of the final stream, for
+    r"""Each term's share $\langle \cdot, x_L \rangle / \lVert x_L \rVert^2$ of the final stream, for
     ``shares`` = {"init": (seeds, terms), "trained": (seeds, terms)}: bars at the median, whiskers
     from the smallest to the largest seed."""
     fig, ax = plt.subplots(figsize=(8.4, 3.4), layout="constrained")

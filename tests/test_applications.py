@@ -1,11 +1,21 @@
-"""Chapter 09-applications: what the initialisation schemes do, on small fast settings."""
+"""Chapter 09-applications: what the initialization schemes and branch scalings do, on small fast
+settings."""
 
 import math
 import statistics
 
 import torch
 
-from resdoc.applications import Block, DeepMLP, deepnorm_constants, growth_at_init, train_scheme
+from resdoc.applications import (
+    Block,
+    DeepMLP,
+    deepnorm_constants,
+    growth_at_init,
+    one_step,
+    scaled_growth,
+    scaled_stream,
+    train_scheme,
+)
 
 
 def test_rezero_and_fixup_blocks_start_as_the_identity():
@@ -54,3 +64,25 @@ def test_deepnorm_grows_the_shortcut_and_shrinks_the_branch_with_depth():
     small, large = deepnorm_constants(6), deepnorm_constants(600)
     assert 1 < small["alpha"] < large["alpha"]
     assert 1 > small["beta"] > large["beta"]
+
+
+@torch.no_grad()
+def test_scaled_stream_with_scale_one_is_the_residual_stack():
+    torch.manual_seed(0)
+    model, x = DeepMLP(6, "residual"), torch.randn(5, 64)
+    assert torch.allclose(model.head(scaled_stream(model, x, 1.0)[-1]), model(x))
+    assert torch.equal(scaled_stream(model, x, 0.0)[-1], model.embed(x))  # s = 0: identity blocks
+
+
+def test_sqrt_scaling_keeps_the_stream_bounded_and_none_does_not():
+    for depth in (16, 64):
+        assert 1.5 < scaled_growth(depth, "sqrt") < 5
+        assert abs(scaled_growth(depth, "linear") - 1) < 0.2
+    assert scaled_growth(64, "none") > 1e10
+
+
+def test_one_step_under_linear_scaling_shrinks_with_depth_and_under_sqrt_does_not():
+    ratio_linear = one_step(64, "linear", 0.01) / one_step(8, "linear", 0.01)
+    ratio_sqrt = one_step(64, "sqrt", 0.01) / one_step(8, "sqrt", 0.01)
+    assert ratio_linear < 0.25  # 1/L predicts 1/8
+    assert 0.3 < ratio_sqrt < 3

@@ -1,26 +1,31 @@
 """Chapter 05-going-deeper: the path decomposition is exact, and over seeds a lesion hurts a
-plain net far more than a residual one."""
+plain net far more than a residual one; stochastic depth drops branches as often as it says and
+scales them at test time."""
 
 import itertools
 import math
 import statistics
 from dataclasses import replace
 
+import pytest
 import torch
 from torch.nn import functional as F
 
 from resdoc.data import Split, digits
 from resdoc.going_deeper import (
     BranchJacobians,
+    StochasticDepth,
     calibrate,
     covering_length,
+    drop_probabilities,
+    expected_depth,
     gradient_share,
     lesion_study,
     path_counts,
     stream_growth,
     train_pair,
 )
-from resdoc.models import MLP, MLPConfig
+from resdoc.models import MLP, Block, MLPConfig
 from resdoc.training import PAPER_RECIPE
 
 
@@ -95,3 +100,39 @@ def test_lesion_hurts_plain_far_more_than_residual():
     assert min(run[kind][0] for run in runs for kind in run) > 0.8  # both nets learned
     assert max(drop("residual")) < 0.05
     assert min(drop("plain")) > 0.4
+
+
+def test_linear_decay_drops_the_last_block_with_p_last_and_expected_depth_adds_up():
+    probs = drop_probabilities(10, 0.5)
+    assert probs[-1] == 0.5 and probs[0] == 0.05
+    assert all(a < b for a, b in zip(probs, probs[1:], strict=False))
+    assert math.isclose(expected_depth(10, 0.5), 10 - 0.5 * 11 / 2)
+
+
+def test_stochastic_depth_drops_as_often_as_its_probability_and_scales_at_test_time():
+    torch.manual_seed(0)
+    block = Block(MLPConfig(width=8))
+    wrapped = StochasticDepth(block, 0.3, torch.Generator().manual_seed(0))
+    x = torch.randn(16, 8)
+    wrapped.train()
+    dropped = sum(torch.equal(wrapped(x), x) for _ in range(2000))
+    assert 0.25 < dropped / 2000 < 0.35  # binomial: 600 ± 20 standard deviations of 20
+    wrapped.eval(), block.eval()
+    with torch.no_grad():
+        expected = x + 0.7 * block.branch(x)
+    assert torch.allclose(wrapped(x), expected)
+    assert not torch.allclose(wrapped(x), block(x))  # not the training-time block
+
+
+@pytest.mark.slow
+def test_stochastic_depth_nets_learn_and_lose_little_to_a_lesion():
+    from resdoc.going_deeper import train_stochastic
+
+    test_set = digits()[1]
+    cfg = replace(PAPER_RECIPE, epochs=10)
+    runs = [
+        lesion_study({"sd": train_stochastic(6, seed, 0.5, cfg)}, test_set)["sd"]
+        for seed in (0, 1, 2)
+    ]
+    assert min(run[0] for run in runs) > 0.8
+    assert max(run[0] - statistics.mean(run[1:]) for run in runs) < 0.05
