@@ -50,7 +50,9 @@ def docs_live(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def tests(session: nox.Session) -> None:
-    """Run every test: resdoc, the build, the cache, and every snippet in docs/ and resdoc/."""
+    """Run every test: resdoc, the build, the cache, and every snippet in docs/ and resdoc/.
+    The fast loop, `nox -s tests -- -m "not slow"`, skips what builds a site or tests the
+    built one (CONTRIBUTING.md, "Running the tests")."""
     install(session, "test")
     session.run("pytest", *session.posargs, env=BUILD_ENV)
 

@@ -25,8 +25,17 @@ Run it by hand with ``python examples/04-add-norm.py``; the docs build runs it f
 import numpy as np
 
 from resdoc import publish
-from resdoc.add_norm import TransformerConfig, init_study, lr_sweep
-from resdoc.add_norm_plots import init_grad_figure, ratio_figure, warmup_figure
+from resdoc.add_norm import (
+    TransformerConfig,
+    adaptive_step_spread,
+    init_study,
+    lr_sweep,
+    power_fit,
+    radam_rectifier,
+    rms_vs_layer_norm,
+    stream_profile,
+)
+from resdoc.add_norm_plots import final_ln_figure, init_grad_figure, ratio_figure, warmup_figure
 
 cfg = TransformerConfig()
 publish.number("d_model", cfg.d_model, "{:d}")
@@ -207,6 +216,182 @@ alt_ratio = publish.claim(
 publish.figure("post-pre-ratio", lambda tr: ratio_figure(study, tr), alt=alt_ratio)
 
 # %% [markdown] lang="zh"
+# ## 为什么 Pre-LN 需要最后一个层归一化
+#
+# 每个种子建一个 64 块的 Pre-LN 编码器（与上面同样的初始化），只做前向传播：记下每一块之后残差流的范数
+# $\lVert x_l \rVert$、它经过最终层归一化后的范数、各块写入之和 $\lVert x_l - x_0 \rVert$，
+# 以及每一块的写入 $F_l$ 与它所加到的残差流之比。范数都是对词元取的均方根。
+
+# %% [markdown] lang="en"
+# ## Why Pre-LN needs a final LayerNorm
+#
+# For every seed, one Pre-LN encoder of 64 blocks (initialized as above), forward only: after
+# each block, the norm of the stream $\lVert x_l \rVert$, its norm behind the final LayerNorm,
+# the sum of the blocks' writes $\lVert x_l - x_0 \rVert$, and each block's write $F_l$ relative
+# to the stream it is added to. Norms are root mean squares over tokens.
+
+# %%
+STACK = 64
+publish.number("stack_blocks", STACK, "{:d}")
+profiles = [stream_profile(STACK, seed) for seed in SEEDS]
+runs = {key: np.array([p[key] for p in profiles]) for key in profiles[0]}  # (seeds, ...)
+blocks = np.arange(1, STACK + 1)
+root_d = np.sqrt(cfg.d_model)
+publish.number("root_d", root_d, "{:.2f}")
+head_off = np.abs(runs["head_in"] / root_d - 1).max()
+publish.number("head_in_off_percent", 100 * head_off, "{:.2g}%", seeds=SEEDS)
+stream_0 = spread("stream_norm_l0", runs["stream"][:, 0], fmt="{:.1f}")
+stream_L = spread("stream_norm_last", runs["stream"][:, -1], fmt="{:.1f}")
+exponent = spread("writes_exponent", [power_fit(blocks, w[1:]) for w in runs["writes"]])
+branch_exp = [power_fit(blocks, b) for b in runs["branch"]]
+branch = spread("branch_exponent", branch_exp)
+predicted = spread("predicted_exponent", [(1 + q) / 2 for q in branch_exp])
+gap = max(
+    abs((1 + q) / 2 - power_fit(blocks, w[1:]))
+    for q, w in zip(branch_exp, runs["writes"], strict=True)
+)
+cross = spread("cross_share", runs["cross"].sum(1) / runs["branch"].sum(1))
+rel_first = spread("relative_first", runs["relative"][:, 0])
+rel_last = spread("relative_last", runs["relative"][:, -1], fmt="{:.3f}")
+LATE = STACK // 4  # fit the share's decay from here on, once the stream is no longer mostly x_0
+publish.number("late_from", LATE, "{:d}")
+late = blocks >= LATE
+rel_exp = spread("relative_exponent", [-power_fit(blocks[late], r[late]) for r in runs["relative"]])
+print(
+    f"stream {stream_0.median:.1f} -> {stream_L.median:.1f}; head input within {100 * head_off:.2g}% "
+    f"of sqrt(d) = {root_d:.2f}; writes exponent {exponent.median:.3f} ({exponent.low:.3f}-"
+    f"{exponent.high:.3f}); predicted from the branches {predicted.median:.3f}, largest gap {gap:.3f}; "
+    f"cross share {cross.median:.2f} ({cross.low:.2f}-{cross.high:.2f}); relative write "
+    f"{rel_first.median:.3f} -> {rel_last.median:.3f}, like l^-{rel_exp.median:.2f} "
+    f"({rel_exp.low:.2f}-{rel_exp.high:.2f}) from block {LATE}"
+)
+
+# %%
+publish.claim(
+    "head_scale_without_final_ln",
+    stream_L.low > 3 * stream_0.high,
+    zh="没有最终层归一化，输出层看到的向量随深度变长：范数从嵌入处的 {{ stream_norm_l0_spread }} "
+    "增长到 {{ stack_blocks }} 块之后的 {{ stream_norm_last_spread }}",
+    en="Without a final LayerNorm, the vector the head sees grows with depth: its norm goes from "
+    "{{ stream_norm_l0_spread }} at the embedding to {{ stream_norm_last_spread }} after "
+    "{{ stack_blocks }} blocks",
+    evidence=f"smallest after {STACK} blocks {stream_L.low:.1f} vs largest at 0 {stream_0.high:.1f} (> 3x)",
+)
+publish.claim(
+    "head_scale_with_final_ln",
+    head_off < 1e-3,
+    zh="有了最终层归一化，输出层看到的范数在每个深度、每个种子上都是 $\\sqrt{d}$ = {{ root_d }}，"
+    "偏差不超过 {{ head_in_off_percent }}",
+    en="With the final LayerNorm, the norm the head sees is $\\sqrt{d}$ = {{ root_d }} at every depth "
+    "and in every seed, to within {{ head_in_off_percent }}",
+    evidence=f"largest relative deviation {head_off:.2e} (< 1e-3)",
+)
+publish.claim(
+    "writes_grow_like_sqrt",
+    exponent.low > 0.5 and exponent.high < 0.7,
+    zh="各块写入之和的范数 $\\lVert x_l - x_0 \\rVert$ 按 $l^p$ 增长，在 $l = 1$ 到 {{ stack_blocks }} 上拟合得 "
+    "$p$ = {{ writes_exponent_spread }}：接近推导给出的 $\\sqrt{l}$，但每个种子都略快一点",
+    en="The norm of the blocks' summed writes, $\\lVert x_l - x_0 \\rVert$, grows like $l^p$ with "
+    "$p$ = {{ writes_exponent_spread }} (fitted over $l = 1$ to {{ stack_blocks }}): close to the "
+    "$\\sqrt{l}$ of the derivation, but a little faster in every seed",
+    evidence=f"exponent {exponent.low:.3f}-{exponent.high:.3f} (within 0.5-0.7)",
+)
+publish.claim(
+    "exponent_from_branches",
+    gap < 0.1 and branch.low > 0,
+    zh="原因是每块的写入本身也随深度缓慢变大：$E\\lVert F_l \\rVert^2$ 按 $l^q$ 增长，"
+    "$q$ = {{ branch_exponent_spread }}。写入彼此近似独立时，平方范数相加，预测的指数是 $(1+q)/2$ = "
+    "{{ predicted_exponent_spread }}，每个种子都与拟合值相差不到 0.1",
+    en="The reason: each block's write itself grows slowly with depth, $E\\lVert F_l \\rVert^2$ like "
+    "$l^q$ with $q$ = {{ branch_exponent_spread }}. If the writes are roughly independent their "
+    "squared norms add, which predicts an exponent of $(1+q)/2$ = {{ predicted_exponent_spread }}, "
+    "within 0.1 of the fit in every seed",
+    evidence=f"largest gap {gap:.3f} (< 0.1), smallest q {branch.low:.3f} (> 0)",
+)
+publish.claim(
+    "cross_terms_cancel_on_average",
+    abs(cross.median) < 0.2 and max(abs(cross.low), abs(cross.high)) > 0.1,
+    zh="交叉项 $2\\langle x_l, F_l \\rangle$ 在整个堆叠上的总和是各块 $\\lVert F_l \\rVert^2$ 之和的 "
+    "{{ cross_share_spread }}：对种子取中位数时接近零，但单个种子里并不总是可以忽略",
+    en="Summed over the stack, the cross terms $2\\langle x_l, F_l \\rangle$ come to "
+    "{{ cross_share_spread }} of the summed $\\lVert F_l \\rVert^2$: near zero in the median over "
+    "seeds, but not always negligible in a single seed",
+    evidence=f"median {cross.median:.3f} (|.| < 0.2), range {cross.low:.3f}-{cross.high:.3f}",
+)
+publish.claim(
+    "last_writes_shrink",
+    rel_last.high < 0.5 * rel_first.low,
+    zh="每块写入占残差流的比例随深度变小：第一块的写入是残差流的 {{ relative_first_spread }}，"
+    "第 {{ stack_blocks }} 块只有 {{ relative_last_spread }}",
+    en="Each block's write becomes a smaller fraction of the stream with depth: the first block "
+    "writes {{ relative_first_spread }} of the stream's norm, block {{ stack_blocks }} only "
+    "{{ relative_last_spread }}",
+    evidence=f"largest last {rel_last.high:.3f} vs half the smallest first {rel_first.low / 2:.3f}",
+)
+publish.claim(
+    "late_share_like_inv_sqrt",
+    rel_exp.low > 0.3 and rel_exp.high < 0.75,
+    zh="从第 {{ late_from }} 块起，这个比例按 $l^{-p}$ 下降，$p$ = {{ relative_exponent_spread }}，接近推导给出的 "
+    "$1/\\sqrt{l}$；在最初几块里下降得慢一些，那时残差流大部分还是嵌入 $x_0$",
+    en="From block {{ late_from }} on, the share falls like $l^{-p}$ with $p$ = {{ relative_exponent_spread }}, "
+    "close to the $1/\\sqrt{l}$ of the derivation; over the first blocks it falls more slowly, while the "
+    "stream is still mostly the embedding $x_0$",
+    evidence=f"exponent {rel_exp.low:.3f}-{rel_exp.high:.3f} (within 0.3-0.75)",
+)
+alt_final = publish.claim(
+    "alt_final_ln",
+    stream_L.low > 3 * stream_0.high
+    and head_off < 1e-3
+    and rel_last.high < 0.5 * rel_first.low
+    and rel_exp.low > 0.3
+    and rel_exp.high < 0.75,
+    zh=f"初始化时 {STACK} 块的 Pre-LN 编码器（{len(SEEDS)} 个种子的中位数与范围，双对数坐标）。"
+    "左：没有最终层归一化时，输出层看到的范数随块数增长；有最终层归一化时保持为 √d 不变；"
+    "各块写入之和的范数接近一条直线，虚线为拟合的幂律。右：每块写入与残差流的范数之比随块数变小，靠后各块大约与虚线 1/√l 一样快。",
+    en=f"A Pre-LN encoder of {STACK} blocks at initialization (median and range over {len(SEEDS)} "
+    "seeds, log-log axes). Left: without a final LayerNorm the norm the head sees grows with the "
+    "number of blocks; with it the norm stays at √d; the summed writes lie close to a straight "
+    "line, the dashed fitted power law. Right: each block's write relative to the stream shrinks "
+    "with depth, over the later blocks about as fast as the dashed 1/√l.",
+)
+publish.figure(
+    "final-ln", lambda tr: final_ln_figure(profiles, exponent.median, LATE, tr), alt=alt_final
+)
+
+# %% [markdown] lang="zh"
+# ## RMSNorm
+#
+# RMSNorm 与层归一化（增益为 1、无偏置、相同的 $\epsilon$）在 1000 个随机词元上的最大差别：
+# 一次让每个词元的特征均值恰好为 0，一次为 1。
+
+# %% [markdown] lang="en"
+# ## RMSNorm
+#
+# The largest difference between RMSNorm and layer normalization (gains 1, no bias, the same
+# $\epsilon$) over 1000 random tokens: once with every token's features at mean exactly 0, once at 1.
+
+# %%
+RMS_SEEDS = range(5)
+centred = [rms_vs_layer_norm(0.0, seed) for seed in RMS_SEEDS]
+shifted = [rms_vs_layer_norm(1.0, seed) for seed in RMS_SEEDS]
+publish.number("rms_centred_max", max(centred), "{:.1g}", seeds=RMS_SEEDS)
+shifted_spread = publish.spread("rms_shifted", shifted, seeds=RMS_SEEDS, fmt="{:.2f}")
+publish.number("rms_seeds", len(RMS_SEEDS), "{:d}")
+print(
+    f"RMSNorm - LN: centred at most {max(centred):.1e}, shifted {shifted_spread.low:.2f}-{shifted_spread.high:.2f}"
+)
+publish.claim(
+    "rms_equals_ln_when_centred",
+    max(centred) < 1e-5 and shifted_spread.low > 0.5,
+    zh="均值为 0 的词元上，RMSNorm 与层归一化只差浮点舍入（最大差别 {{ rms_centred_max }}）；"
+    "把每个特征平移 1，两者就明显不同（最大差别 {{ rms_shifted_spread }}）",
+    en="On tokens with mean zero, RMSNorm and layer normalization differ only by floating-point "
+    "rounding (at most {{ rms_centred_max }}); shift every feature by 1 and they clearly differ (by up "
+    "to {{ rms_shifted_spread }})",
+    evidence=f"centred {max(centred):.1e} (< 1e-5), shifted smallest {shifted_spread.low:.2f} (> 0.5)",
+)
+
+# %% [markdown] lang="zh"
 # ## 学习率预热
 #
 # 再训练一个 3 层、$d_\text{model} = 32$ 的编码器反转长度为 8 的序列，用 Adam 训练 150 步，
@@ -324,3 +509,40 @@ alt_warmup = publish.claim(
     "fall to near zero. Right: accuracy at the end of training for each learning rate.",
 )
 publish.figure("warmup", lambda tr: warmup_figure(accuracy, curves, SHOWN, tr), alt=alt_warmup)
+
+# %% [markdown] lang="zh"
+# ## 另一种解释：Adam 的自适应步长
+#
+# 梯度取独立的标准正态分布，按 Adam 的做法（$\beta_2$ 与上面训练所用相同）累计 $g^2$ 的滑动平均并做偏差修正，
+# 看自适应步长 $1/\sqrt{\hat v_t}$ 在 20000 个坐标上的离散程度：第 90 与第 10 百分位之比。
+
+# %% [markdown] lang="en"
+# ## A second explanation: Adam's adaptive step
+#
+# Gradients drawn independently from a standard normal; Adam's bias-corrected moving average of
+# $g^2$ (with the $\beta_2$ of the training above); the spread of the adaptive step size
+# $1/\sqrt{\hat v_t}$ over 20000 coordinates: its 90th over its 10th percentile.
+
+# %%
+BETA2, ADAM_STEPS, ADAM_SEEDS = 0.98, (1, 10, WARMUP), range(5)
+publish.number("beta2", BETA2, "{:g}")
+publish.number("seeds_adam", len(ADAM_SEEDS), "{:d}")
+spreads = np.array([adaptive_step_spread(ADAM_STEPS, BETA2, seed) for seed in ADAM_SEEDS])
+step_spread = {
+    t: publish.spread(f"step_spread_t{t}", spreads[:, i], seeds=ADAM_SEEDS, fmt="{:.1f}")
+    for i, t in enumerate(ADAM_STEPS)
+}
+first_adaptive = next(t for t in range(1, 1000) if radam_rectifier(t, BETA2) > 0)
+publish.number("radam_first_adaptive", first_adaptive, "{:d}")
+publish.number("radam_r_warmup", radam_rectifier(WARMUP, BETA2), "{:.2f}")
+print({t: f"{s.median:.2f}" for t, s in step_spread.items()}, first_adaptive)
+publish.claim(
+    "adaptive_step_settles",
+    step_spread[1].low > 5 * step_spread[WARMUP].high and step_spread[WARMUP].high < 1.5,
+    zh="第 1 步时，自适应步长第 90 百分位是第 10 百分位的 {{ step_spread_t1_spread }} 倍；"
+    "第 10 步时是 {{ step_spread_t10_spread }} 倍，到预热结束的第 {{ warmup }} 步才降到 {{ step_spread_t50_spread }} 倍",
+    en="At step 1 the adaptive step's 90th percentile is {{ step_spread_t1_spread }} times its 10th; "
+    "at step 10, {{ step_spread_t10_spread }} times; only at step {{ warmup }}, where the warm-up ends, "
+    "does it come down to {{ step_spread_t50_spread }}",
+    evidence=f"step 1 smallest {step_spread[1].low:.1f} vs step {WARMUP} largest {step_spread[WARMUP].high:.2f}",
+)

@@ -32,6 +32,44 @@ def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: fl
 # --8<-- [end:layer-norm]
 
 
+# --8<-- [start:rms-norm]
+class RMSNorm(nn.Module):
+    """$\\mathrm{RMSNorm}(x) = x / \\sqrt{\\tfrac1d \\sum_i x_i^2 + \\epsilon} \\odot g$ (Zhang & Sennrich
+    2019): layer normalization without the mean and without the bias $\\beta$.
+
+    >>> x = torch.randn(2, 3, 8)
+    >>> torch.allclose(RMSNorm(8)(x), nn.RMSNorm(8, eps=1e-6)(x), atol=1e-6)
+    True
+    """
+
+    def __init__(self, d: int, eps: float = 1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))  # g, the only learned vector
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (..., d)
+        mean_square = x.pow(2).mean(-1, keepdim=True)  # one pass over the features, no mean
+        return x / torch.sqrt(mean_square + self.eps) * self.weight
+
+
+# --8<-- [end:rms-norm]
+
+
+@torch.no_grad()
+def rms_vs_layer_norm(shift: float, seed: int, d: int = 32, tokens: int = 1000) -> float:
+    """Largest $\\lvert \\mathrm{RMSNorm}(x) - \\mathrm{LN}(x) \\rvert$ (gains 1, no bias, same
+    $\\epsilon$) over ``tokens`` random tokens whose features have mean exactly ``shift``.
+
+    >>> rms_vs_layer_norm(0.0, seed=0) < 1e-5, rms_vs_layer_norm(1.0, seed=0) > 0.1
+    (True, True)
+    """
+    torch.manual_seed(seed)
+    z = torch.randn(tokens, d)
+    x = z - z.mean(-1, keepdim=True) + shift  # each token's mean is now exactly `shift`
+    rms = RMSNorm(d, eps=1e-5)(x)
+    return (rms - layer_norm(x, torch.ones(d), torch.zeros(d))).abs().max().item()
+
+
 @dataclass
 class TransformerConfig:
     vocab: int = 10  # tokens 0..vocab-1
@@ -40,6 +78,7 @@ class TransformerConfig:
     n_head: int = 2  # attention heads
     n_layer: int = 3  # Transformer blocks
     pre_ln: bool = True  # True: x + F(LN(x)), plus a final LN; False: LN(x + F(x))
+    final_ln: bool = True  # Pre-LN only: normalize the stream once more before the head
 
 
 # --8<-- [start:block]
@@ -74,14 +113,16 @@ class Block(nn.Module):
 
 
 class Encoder(nn.Module):
-    """Token + position embeddings, ``n_layer`` blocks, (Pre-LN only) a final LN, a classifier."""
+    """Token + position embeddings, ``n_layer`` blocks, (Pre-LN with ``final_ln``) a final LN,
+    a classifier."""
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
         self.tok = nn.Embedding(cfg.vocab, cfg.d_model)
         self.pos = nn.Parameter(torch.randn(cfg.length, cfg.d_model))  # learned positions
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
-        self.ln_f = nn.LayerNorm(cfg.d_model) if cfg.pre_ln else nn.Identity()
+        final = cfg.pre_ln and cfg.final_ln  # Post-LN's stream already ends in an LN
+        self.ln_f = nn.LayerNorm(cfg.d_model) if final else nn.Identity()
         self.head = nn.Linear(cfg.d_model, cfg.vocab)
         for module in self.modules():  # Xavier init, as in the original Transformer
             if isinstance(module, nn.Linear):
@@ -131,6 +172,50 @@ def stream_growth(n_layer: int, seed: int = 0, cfg: TransformerConfig | None = N
     for block in model.blocks:
         x = block(x)
     return (x.norm(dim=-1) / x0.norm(dim=-1)).mean().item()
+
+
+def _rms(x: torch.Tensor) -> float:
+    """Root mean square over tokens of the per-token norm: $\\sqrt{E\\lVert x \\rVert^2}$."""
+    return x.pow(2).sum(-1).mean().sqrt().item()
+
+
+@torch.no_grad()
+def stream_profile(n_layer: int, seed: int, cfg: TransformerConfig | None = None) -> dict:
+    """One Pre-LN encoder at initialization, forward only. Per depth $l = 0..L$: ``stream``
+    $\\lVert x_l \\rVert$, ``head_in`` $\\lVert \\mathrm{LN}(x_l) \\rVert$ (what the head would see behind
+    a final LN if the stack ended at $l$), ``writes`` $\\lVert x_l - x_0 \\rVert$ (all blocks' writes
+    so far); per block: ``relative`` $\\lVert F_l \\rVert / \\lVert x_l \\rVert$, ``branch``
+    $\\lVert F_l \\rVert^2$ and ``cross`` $2\\langle x_l, F_l \\rangle$, the two parts of
+    $\\lVert x_{l+1} \\rVert^2 - \\lVert x_l \\rVert^2$.
+    Norms are root mean squares over tokens."""
+    cfg = replace(cfg or TransformerConfig(), n_layer=n_layer, pre_ln=True, final_ln=True)
+    torch.manual_seed(seed)
+    model = Encoder(cfg)
+    tokens, _ = reversal_batch(128, cfg.length, cfg.vocab, torch.Generator().manual_seed(seed))
+    xs = [model.tok(tokens) + model.pos]  # x_0: (batch, seq, d_model)
+    for block in model.blocks:
+        xs.append(block(xs[-1]))
+    writes = [after - before for before, after in zip(xs, xs[1:], strict=False)]  # F_l
+    stream = xs[:-1]  # x_l, the stream F_l is added to
+    return {
+        "stream": np.array([_rms(x) for x in xs]),
+        "head_in": np.array([_rms(model.ln_f(x)) for x in xs]),
+        "writes": np.array([_rms(x - xs[0]) for x in xs]),
+        "relative": np.array([_rms(f) / _rms(x) for f, x in zip(writes, stream, strict=True)]),
+        "branch": np.array([_rms(f) ** 2 for f in writes]),  # E||F_l||^2
+        "cross": np.array(
+            [2 * (f * x).sum(-1).mean().item() for f, x in zip(writes, stream, strict=True)]
+        ),
+    }
+
+
+def power_fit(x, y) -> float:
+    """The exponent $p$ of the least-squares fit $y \\approx c\\, x^p$ on log-log axes.
+
+    >>> round(power_fit([1, 4, 9, 16], [2, 4, 6, 8]), 6)
+    0.5
+    """
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
 def init_study(depths, seeds, batches: int = 4) -> dict[int, dict[str, np.ndarray]]:
@@ -187,6 +272,35 @@ def train_reversal(
             with torch.no_grad():
                 accuracy.append((model(test_x).argmax(-1) == test_y).float().mean().item())
     return {"loss": losses, "accuracy": accuracy}
+
+
+def adaptive_step_spread(steps, beta2: float = 0.98, seed: int = 0, n: int = 20_000) -> list[float]:
+    """Adam's adaptive step size $1/\\sqrt{\\hat v_t}$ for ``n`` coordinates whose gradients are
+    independent $N(0, 1)$ draws: the ratio of its 90th to its 10th percentile after each step
+    in ``steps`` (counted from 1). $\\hat v_t$ is the bias-corrected moving average of $g^2$."""
+    grads = np.random.default_rng(seed).standard_normal((max(steps), n))
+    v, spread = np.zeros(n), []
+    for t, g in enumerate(grads, start=1):
+        v = beta2 * v + (1 - beta2) * g**2
+        if t in steps:
+            step_size = 1 / np.sqrt(v / (1 - beta2**t))  # bias-corrected, as in Adam
+            low, high = np.percentile(step_size, [10, 90])
+            spread.append(high / low)
+    return spread
+
+
+def radam_rectifier(t: int, beta2: float) -> float:
+    """RAdam's factor $r_t$ (Liu et al. 2020) at step $t$: 0 while the moving average holds too
+    few gradients ($\\rho_t \\le 4$) for the adaptive step to have a finite variance.
+
+    >>> [round(radam_rectifier(t, 0.98), 2) for t in (4, 5, 50, 1000)]
+    [0.0, 0.08, 0.62, 1.0]
+    """
+    rho_inf = 2 / (1 - beta2) - 1  # length of the simple average the moving average resembles
+    rho = rho_inf - 2 * t * beta2**t / (1 - beta2**t)  # the same after t steps
+    if rho <= 4:
+        return 0.0
+    return float(np.sqrt((rho - 4) * (rho - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho)))
 
 
 SETTINGS = {"post": (False, False), "post_warmup": (False, True), "pre": (True, False)}

@@ -6,15 +6,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
+from resdoc.style import ACCENT, GREY, KINDS, PLAIN, RESIDUAL, Translator, kind_style, median_band
 
-COLOURS = {"post": PLAIN, "post_warmup": ACCENT, "pre": RESIDUAL}
 MARKERS = {
     "post": "o-",
     "post_warmup": "s-",
     "pre": "^-",
 }  # distinct shapes: curves overlap at 100 %
-NAMES = {"post": "Post-LN", "pre": "Pre-LN"}
 
 
 def setting_label(tr: Translator, name: str) -> str:
@@ -70,9 +68,10 @@ def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Fig
     depths = sorted(study)
     for kind in ("post", "pre"):
         profile = study[profile_depth][kind]
-        _spread(left, np.arange(1, profile_depth + 1), profile, COLOURS[kind], NAMES[kind])
+        style = kind_style(tr, kind)
+        _spread(left, np.arange(1, profile_depth + 1), profile, style["color"], style["label"])
         last = np.array([study[L][kind][:, -1] for L in depths]).T  # (seeds, depths)
-        _spread(right, depths, last, COLOURS[kind], NAMES[kind])
+        _spread(right, depths, last, style["color"], style["label"])
     n_seeds = len(study[profile_depth]["post"])
     left.set(
         yscale="log",
@@ -127,13 +126,14 @@ def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) ->
     for offset, (name, per_lr) in zip((-0.04, 0.0, 0.04), accuracy.items(), strict=True):
         smooth = np.array([np.convolve(c, np.ones(5) / 5, mode="valid") for c in curves[name]])
         steps = np.arange(smooth.shape[1]) + 5  # 5-step moving average
-        _spread(left, steps, smooth, COLOURS[name], setting_label(tr, name), style="-")
+        colour = KINDS[name][0]  # the settings' own labels say whether they warm up
+        _spread(left, steps, smooth, colour, setting_label(tr, name), style="-")
         lrs = sorted(per_lr)
         shifted = np.array(lrs) * 10**offset  # side by side, so the bars do not hide each other
         acc = [100 * np.asarray(per_lr[lr]) for lr in lrs]
         mid = np.array([np.median(a) for a in acc])
         err = (mid - [a.min() for a in acc], [a.max() for a in acc] - mid)
-        right.errorbar(shifted, mid, yerr=err, fmt=MARKERS[name], color=COLOURS[name], capsize=3)
+        right.errorbar(shifted, mid, yerr=err, fmt=MARKERS[name], color=colour, capsize=3)
     left.axhline(np.log(10), ls=":", lw=1.2, color=GREY)
     left.text(
         steps[-1],
@@ -163,4 +163,48 @@ def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) ->
     right.set_xticks(lrs, [f"{lr:g}" for lr in lrs])
     right.minorticks_off()
     fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=3)
+    return fig
+
+
+def final_ln_figure(profiles: list[dict], exponent: float, late: int, tr: Translator) -> plt.Figure:
+    """Pre-LN at initialization, one stack of L blocks per seed. Left: what the head sees after
+    block l, without a final LN ($\\lVert x_l \\rVert$) and with one ($\\lVert \\mathrm{LN}(x_l) \\rVert$),
+    and the blocks' writes $\\lVert x_l - x_0 \\rVert$ with the fitted $l^p$. Right: each block's
+    write relative to the stream it is added to, beside $1/\\sqrt{l}$ through block ``late``."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.5), layout="constrained")
+    runs = {key: np.array([p[key] for p in profiles]) for key in profiles[0]}
+    depth = np.arange(1, runs["stream"].shape[1])  # l = 1..L, after block l
+    for key, colour, label in (
+        ("stream", PLAIN, tr("无最终 LN：‖x_l‖", "no final LN: ‖x_l‖")),
+        ("head_in", RESIDUAL, tr("有最终 LN：‖LN(x_l)‖", "final LN: ‖LN(x_l)‖")),
+        ("writes", ACCENT, tr("各块写入之和：‖x_l − x₀‖", "sum of writes: ‖x_l − x₀‖")),
+    ):
+        median = median_band(left, depth, runs[key][:, 1:], colour, "-", label=label)
+    fit = median[0] * depth**exponent  # through the writes' median at l = 1
+    label = tr(f"∝ l^{exponent:.2f}（拟合）", f"∝ l^{exponent:.2f} (fit)")  # no mathtext: CJK
+    left.plot(depth, fit, "--", lw=1, color=GREY, label=label)
+    left.set(
+        ylabel=tr("输出层看到的范数", "norm the head sees"),
+        title=tr("残差流的范数", "norm of the stream"),
+    )
+    left.legend(loc="upper left", fontsize=8)
+    share = median_band(right, depth, runs["relative"], RESIDUAL, "-", label="‖F_l‖ / ‖x_l‖")
+    guide = share[late - 1] * np.sqrt(late / depth)
+    right.plot(depth, guide, "--", lw=1, color=GREY, label="∝ 1/√l")
+    right.set(
+        ylabel=tr("写入与残差流的范数之比", "write over stream"),
+        title=tr("每块写入占残差流的比例", "each block's write, relative"),
+    )
+    right.legend(
+        loc="lower left",
+        title=tr(f"{len(profiles)} 个种子：中位数与范围", f"{len(profiles)} seeds: median, range"),
+    )
+    ticks = [1, 2, 4, 8, 16, 32, 64]
+    for ax, yticks in ((left, [3, 5, 10, 20, 40]), (right, [0.05, 0.1, 0.2, 0.3, 0.5])):
+        ax.set(xscale="log", yscale="log", xlabel=tr("块 l", "block l"))
+        ax.set_xticks(
+            [t for t in ticks if t <= depth[-1]], [str(t) for t in ticks if t <= depth[-1]]
+        )
+        ax.set_yticks(yticks, [f"{t:g}" for t in yticks])
+        ax.minorticks_off()
     return fig

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.colors import LogNorm
 
 from resdoc.degradation import Run
-from resdoc.style import Translator, kind_style, median_band
+from resdoc.style import GREY, Translator, kind_style, median_band
 
 
 def _by_depth(runs: list[Run], kind: str, value) -> tuple[list[int], np.ndarray]:
@@ -104,4 +105,64 @@ def signals_figure(profiles: dict[str, np.ndarray], tr: Translator) -> plt.Figur
         title=tr("反向：梯度的范数", "backward: norm of the gradient"),
     )
     left.legend(loc="upper left")
+    return fig
+
+
+def landscape_figure(
+    surfaces: dict[str, np.ndarray], coords: np.ndarray, depth: int, tr: Translator
+) -> plt.Figure:
+    """Loss slices around trained nets. ``surfaces[kind]`` is (seeds, α, β). Left and middle:
+    contours of the first seed's 2-D slice, one shared log colour scale; right: the line
+    β = 0 through the minimum, median and range over seeds, log scale."""
+    names = {
+        "plain": tr(f"无残差，{depth} 个块", f"plain, {depth} blocks"),
+        "residual": tr(f"恒等捷径，{depth} 个块", f"identity shortcut, {depth} blocks"),
+    }
+    fig, axes = plt.subplots(
+        1, 3, figsize=(11, 3.5), layout="constrained", gridspec_kw={"width_ratios": [1, 1, 1.2]}
+    )
+    low = min(s.min() for s in surfaces.values())
+    exponents = np.arange(np.floor(np.log10(low)), 4.5, 0.5)  # half a decade per level
+    norm = LogNorm(10 ** exponents[0], 10 ** exponents[-1])
+    for ax, kind in zip(axes[:2], ("plain", "residual"), strict=True):
+        # rows of a surface are α: transpose so that α runs along the x axis
+        filled = ax.contourf(
+            coords,
+            coords,
+            surfaces[kind][0].T,
+            levels=10**exponents,
+            norm=norm,
+            cmap="viridis",
+            extend="max",
+        )
+        ax.contour(
+            coords,
+            coords,
+            surfaces[kind][0].T,
+            levels=10 ** exponents[::2],
+            colors="white",
+            linewidths=0.6,
+            alpha=0.7,
+        )
+        ax.plot(0, 0, marker="+", color="white", ms=9, mew=1.5)
+        ax.set(title=names[kind], xlabel="α", ylabel="β", aspect="equal")
+        ax.grid(False)
+    bar = fig.colorbar(filled, ax=axes[:2], shrink=0.9, ticks=10.0 ** exponents[::2])
+    bar.set_label(tr("训练损失（对数刻度）", "training loss (log scale)"))
+    right = axes[2]
+    middle = len(coords) // 2
+    for kind in ("plain", "residual"):
+        colour = kind_style(tr, kind)["color"]
+        median_band(right, coords, surfaces[kind][:, :, middle], colour, label=names[kind])
+    right.axvline(0, color=GREY, lw=0.8, ls=":")
+    seeds = len(surfaces["plain"])
+    right.set(
+        yscale="log",
+        xlabel=tr("α（β = 0）", "α (β = 0)"),
+        ylabel=tr("训练损失", "training loss"),
+        title=tr(
+            f"过极小点的一条线（{seeds} 个种子）", f"a line through the minimum ({seeds} seeds)"
+        ),
+    )
+    right.legend(loc="upper center", fontsize=8)
     return fig

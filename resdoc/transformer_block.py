@@ -6,12 +6,13 @@ Dropout is left out: it changes nothing about the shapes or the shortcuts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
+from resdoc.data import reversal_batch
 from resdoc.models import FeedForward
 
 
@@ -153,3 +154,80 @@ def zero_branch_change(pre_ln: bool, seeds=range(5), cfg: BlockConfig | None = N
         x = torch.randn(2, 7, cfg.d_model)  # (batch, seq, d_model)
         largest = max(largest, (layer(x) - x).abs().max().item())
     return largest
+
+
+class PreLNStack(nn.Module):
+    """Token and position embeddings $x_0$, ``n_layers`` Pre-LN encoder layers, a final LN and a
+    classifier per position: the smallest whole model built from this chapter's layer."""
+
+    def __init__(self, cfg: BlockConfig, n_layers: int, vocab: int, length: int):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, cfg.d_model)
+        self.pos = nn.Parameter(torch.randn(length, cfg.d_model))  # learned positions
+        self.layers = nn.ModuleList(
+            EncoderLayer(replace(cfg, pre_ln=True)) for _ in range(n_layers)
+        )
+        self.ln_f, self.head = nn.LayerNorm(cfg.d_model), nn.Linear(cfg.d_model, vocab)
+
+    def embed(self, tokens: torch.Tensor) -> torch.Tensor:  # (batch, seq) → (batch, seq, d_model)
+        return self.tok(tokens) + self.pos
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:  # → (batch, seq, vocab)
+        x = self.embed(tokens)
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(self.ln_f(x))
+
+
+# --8<-- [start:residual-stream]
+def stream_writes(layers, x: torch.Tensor) -> list[torch.Tensor]:
+    """Every write into the stream, in order: $\\mathrm{MHA}_1$, $\\mathrm{FFN}_1$, $\\mathrm{MHA}_2$, ….
+    Each sublayer reads the stream through its LayerNorm and adds what it computes."""
+    writes = []
+    for layer in layers:
+        for read, sublayer in ((layer.ln_1, layer.attn), (layer.ln_2, layer.ffn)):
+            writes.append(sublayer(read(x)))  # read: LN, then the sublayer's projections
+            x = x + writes[-1]  # write: by addition, nothing else touches x
+    return writes  # the stream after all layers is x_0 + sum(writes)
+
+
+# --8<-- [end:residual-stream]
+
+
+@torch.no_grad()
+def decompose(model: PreLNStack, tokens: torch.Tensor) -> dict:
+    """$x_L = x_0 + \\sum_k w_k$ for one batch: ``error``, the largest gap between that sum and the
+    model's own forward pass relative to the largest entry of $x_L$; ``shares``, each term's
+    $\\langle \\cdot, x_L \\rangle / \\lVert x_L \\rVert^2$ summed over tokens — the embedding's first,
+    then one per sublayer. The shares add up to 1."""
+    x0 = model.embed(tokens)
+    x = x0
+    for layer in model.layers:
+        x = layer(x)  # the ordinary forward pass
+    terms = [x0, *stream_writes(model.layers, x0)]
+    total = torch.stack(terms).sum(0)
+    squared = x.pow(2).sum()
+    return {
+        "error": ((total - x).abs().max() / x.abs().max()).item(),
+        "shares": [((term * x).sum() / squared).item() for term in terms],
+    }
+
+
+def train_stack(cfg: BlockConfig, n_layers: int, seed: int, steps: int, lr: float = 3e-3):
+    """A ``PreLNStack`` trained with Adam to reverse sequences of 8 tokens from a vocabulary of 10
+    (the task of chapter 4); ``steps = 0`` leaves it at initialization. Returns the model and its
+    token accuracy on a held-out batch."""
+    torch.manual_seed(seed)
+    model = PreLNStack(cfg, n_layers, vocab=10, length=8)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    data = torch.Generator().manual_seed(seed)
+    for _ in range(steps):
+        tokens, targets = reversal_batch(64, 8, 10, data)
+        loss = F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    tokens, targets = reversal_batch(512, 8, 10, torch.Generator().manual_seed(10_000))
+    with torch.no_grad():
+        accuracy = (model(tokens).argmax(-1) == targets).float().mean().item()
+    return model, accuracy

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
 from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
@@ -102,4 +103,31 @@ def block_figure(tr: Translator) -> plt.Figure:
         tr("编码器层（Pre-LN）", "encoder layer (Pre-LN)"),
         tr,
     )
+    return fig
+
+
+def shares_figure(shares: dict[str, np.ndarray], labels: list[str], tr: Translator) -> plt.Figure:
+    """Each term's share $\\langle \\cdot, x_L \\rangle / \\lVert x_L \\rVert^2$ of the final stream, for
+    ``shares`` = {"init": (seeds, terms), "trained": (seeds, terms)}: bars at the median, whiskers
+    from the smallest to the largest seed."""
+    fig, ax = plt.subplots(figsize=(8.4, 3.4), layout="constrained")
+    x = np.arange(len(labels))
+    names = {"init": tr("初始化时", "at initialization"), "trained": tr("训练后", "trained")}
+    colours = {"init": GREY, "trained": RESIDUAL}
+    for offset, (state, runs) in zip((-0.2, 0.2), shares.items(), strict=True):
+        mid = np.median(runs, 0)
+        err = (mid - runs.min(0), runs.max(0) - mid)
+        ax.bar(x + offset, mid, 0.38, color=colours[state], alpha=0.85, label=names[state])
+        ax.errorbar(x + offset, mid, yerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
+    ax.axhline(0, color=GREY, lw=0.8)
+    ax.set_xticks(x, labels)
+    ax.set(
+        ylabel=tr("占 ‖x_L‖² 的份额", "share of ‖x_L‖²"),
+        title=tr(
+            "最终残差流 = 嵌入 + 每个子层的写入",
+            "final stream = embedding + every sublayer's write",
+        ),
+    )
+    n_seeds = len(next(iter(shares.values())))
+    ax.legend(title=tr(f"{n_seeds} 个种子：中位数与范围", f"{n_seeds} seeds: median, range"))
     return fig

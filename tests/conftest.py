@@ -1,27 +1,120 @@
-"""Shared fixtures: one full build of the real site per test session."""
+"""Shared fixtures: one full build of the real site per test session, and one browser.
+
+The build is cold (a copy of the project with an empty cache: every example runs) and starts
+in the background as soon as the tests are collected. The tests that need the built site run
+last; the others run meanwhile, on the core the examples leave idle. A session that selects
+no test needing the site (``-m "not slow"``) builds nothing.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.sites import build, copy_project
+from tests.browser import chromium, serve
+from tests.sites import BackgroundBuild, build, copy_project, run_times
+
+_BUILD = pytest.StashKey[BackgroundBuild]()
+
+
+def _needs_site(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    return "built_project" in names or "built_site" in names
+
+
+def _needs_build(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    return "built_project" in names or (
+        "built_site" in names and not os.environ.get("RESDOC_TEST_SITE")
+    )
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of the built site go last, in their order; their build starts now."""
+    items[:] = [i for i in items if not _needs_site(i)] + [i for i in items if _needs_site(i)]
+    if config.option.collectonly or not any(_needs_build(item) for item in items):
+        return
+    folder = config._tmp_path_factory.mktemp("built")  # the tmp_path_factory fixture's
+    config.stash[_BUILD] = BackgroundBuild(copy_project(folder / "project"), folder / "build.log")
+
+
+def pytest_unconfigure(config):
+    if _BUILD in config.stash:
+        config.stash[_BUILD].stop()  # a run stopped early (-x, Ctrl-C) stops the build too
 
 
 @pytest.fixture(scope="session")
-def built_project(tmp_path_factory):
+def built_project(request, tmp_path_factory):
     """A copy of the project, built once (every example run, cold cache)."""
-    root = copy_project(tmp_path_factory.mktemp("built") / "project")
-    result = build(root)
+    build = request.config.stash.get(_BUILD, None)
+    if build is None:  # requested without being collected as such: build now
+        folder = tmp_path_factory.mktemp("built")
+        build = BackgroundBuild(copy_project(folder / "project"), folder / "build.log")
+        request.config.stash[_BUILD] = build
+    result = build.result()
     assert result.returncode == 0, result.stderr[-5000:]
-    return root
+    return build.project
+
+
+@dataclass
+class Rebuild:
+    project: Path  # the built project, whose first build is in site/ and .cache/resdoc/
+    cache: Path  # the second build's cache: a copy of the first's, less one example's outputs
+    rerun: str  # that example: the quickest with figures
+    result: object  # the second build's CompletedProcess
+
+    @property
+    def site(self) -> Path:
+        return self.project / "site-again"
 
 
 @pytest.fixture(scope="session")
-def site(request):
+def rebuilt(built_project, tmp_path_factory) -> Rebuild:
+    """built_project built a second time into site-again/, from a copy of its example cache
+    from which the outputs of its quickest example with figures were removed: the build runs
+    that example again from scratch, and reuses everything else."""
+    first = built_project / ".cache" / "resdoc"
+    with_figures = [
+        (seconds, name)
+        for name, seconds in run_times(first)
+        if any((first / "examples" / name / "figures").glob("*.svg"))
+    ]
+    assert with_figures, "no example with figures ran"
+    rerun = min(with_figures)[1]
+    cache = tmp_path_factory.mktemp("rebuilt") / "cache"
+    shutil.copytree(first, cache, ignore=shutil.ignore_patterns("*.running"))
+    shutil.rmtree(cache / "examples" / rerun)
+    result = build(built_project, cache=cache, site_dir="site-again")
+    return Rebuild(built_project, cache, rerun, result)
+
+
+@pytest.fixture(scope="session")
+def built_site(request) -> Path:
     """The built site; RESDOC_TEST_SITE=path/to/site reuses one built earlier (for quick iteration)."""
     if os.environ.get("RESDOC_TEST_SITE"):
         return Path(os.environ["RESDOC_TEST_SITE"])
     return request.getfixturevalue("built_project") / "site"
+
+
+@pytest.fixture(scope="session")
+def site(built_site) -> Path:
+    return built_site
+
+
+@pytest.fixture(scope="session")
+def server(built_site):
+    """The built site served on 127.0.0.1, for the whole session."""
+    with serve(built_site) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole session (skips without Debian's chromium)."""
+    with chromium() as browser:
+        yield browser

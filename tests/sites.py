@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -84,32 +85,67 @@ def tiny_site(dest: Path) -> Path:
     return dest
 
 
-def build(
-    project: Path, cache: Path | None = None, site_url: str | None = None, site_dir: str = "site"
-) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` in ``project`` into ``site_dir``; the cache defaults to
-    ``project/.cache``. ``site_url`` is the published address (RESDOC_SITE_URL), unset by default."""
-    env = {name: value for name, value in os.environ.items() if name != "RESDOC_SITE_URL"}
+def _build_command(
+    project: Path, cache: Path | None, site_url: str | None, site_dir: str
+) -> tuple[list[str], dict[str, str]]:
+    # the caller's RESDOC_CACHE_DIR and RESDOC_SITE_URL are not the copy's
+    unset = ("RESDOC_SITE_URL", "RESDOC_CACHE_DIR")
+    env = {name: value for name, value in os.environ.items() if name not in unset}
     env.update(OMP_NUM_THREADS="1", NO_MKDOCS_2_WARNING="1")
     if cache is not None:
         env["RESDOC_CACHE_DIR"] = str(cache)
     if site_url is not None:
         env["RESDOC_SITE_URL"] = site_url
     env["PYTHONPATH"] = str(project)  # the copy's resdoc, not the installed one
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", site_dir],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", site_dir], env
+
+
+def build(
+    project: Path, cache: Path | None = None, site_url: str | None = None, site_dir: str = "site"
+) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` in ``project`` into ``site_dir``; the cache defaults to
+    ``project/.cache/resdoc`` (whatever RESDOC_CACHE_DIR the tests run with). ``site_url`` is the published address (RESDOC_SITE_URL), unset by default."""
+    command, env = _build_command(project, cache, site_url, site_dir)
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+
+
+class BackgroundBuild:
+    """``build(project)`` started now, in another process; ``result()`` waits for it. The test
+    session starts the real site's cold build this way before its first test, so the tests
+    that do not need the site run while the examples do (see tests/conftest.py)."""
+
+    def __init__(self, project: Path, log: Path):
+        command, env = _build_command(project, None, None, "site")
+        self.project, self.log = project, log
+        with open(log, "w", encoding="utf-8") as output:
+            self.process = subprocess.Popen(
+                command,
+                cwd=project,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                text=True,
+                start_new_session=True,  # stop() ends the examples it started too
+            )
+
+    def result(self) -> subprocess.CompletedProcess:
+        returncode = self.process.wait()
+        output = self.log.read_text("utf-8")
+        return subprocess.CompletedProcess(self.process.args, returncode, output, output)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def run_times(cache: Path) -> list[tuple[str, float]]:
+    """(name, seconds) of every example executed so far, one entry per run."""
+    log = cache / "examples" / "runs.log"
+    lines = log.read_text("utf-8").splitlines() if log.exists() else []
+    return [(name, float(seconds)) for name, seconds in (line.split("\t") for line in lines)]
 
 
 def executions(cache: Path) -> list[str]:
     """Names of the examples executed so far, one entry per run."""
-    log = cache / "examples" / "runs.log"
-    return (
-        [line.split("\t")[0] for line in log.read_text("utf-8").splitlines()]
-        if log.exists()
-        else []
-    )
+    return [name for name, _ in run_times(cache)]

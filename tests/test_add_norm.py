@@ -7,9 +7,15 @@ import torch
 from resdoc.add_norm import (
     Block,
     Encoder,
+    RMSNorm,
     TransformerConfig,
+    adaptive_step_spread,
     init_grad_profile,
     layer_norm,
+    power_fit,
+    radam_rectifier,
+    rms_vs_layer_norm,
+    stream_profile,
     train_reversal,
 )
 
@@ -86,3 +92,55 @@ def test_post_ln_needs_warmup_at_a_high_learning_rate():
     assert max(final["post"]) < 0.2  # chance is 0.1
     assert min(final["post_warmup"]) > 0.8
     assert min(final["pre"]) > 0.8
+
+
+def test_rms_norm_matches_the_formula_and_pytorch():
+    torch.manual_seed(0)
+    norm = RMSNorm(16)
+    with torch.no_grad():
+        norm.weight.copy_(torch.rand(16) + 0.5)  # a gain other than 1
+    x = 3 + 2 * torch.randn(4, 5, 16)
+    reference = x / torch.sqrt((x**2).mean(-1, keepdim=True) + 1e-6) * norm.weight
+    assert torch.allclose(norm(x), reference, atol=1e-6)
+    theirs = torch.nn.RMSNorm(16, eps=1e-6)
+    with torch.no_grad():
+        theirs.weight.copy_(norm.weight)
+    assert torch.allclose(norm(x), theirs(x), atol=1e-6)
+
+
+def test_rms_norm_ignores_scale_but_not_shift():
+    torch.manual_seed(0)
+    x, norm = torch.randn(3, 16), RMSNorm(16)
+    assert torch.allclose(norm(7 * x), norm(x), atol=1e-5)
+    assert not torch.allclose(norm(x + 1), norm(x), atol=0.1)
+    assert rms_vs_layer_norm(0.0, seed=7) < 1e-5 < 0.5 < rms_vs_layer_norm(1.0, seed=7)
+
+
+def test_final_ln_is_an_option_that_changes_no_weight():
+    assert isinstance(Encoder(TransformerConfig(final_ln=False)).ln_f, torch.nn.Identity)
+    torch.manual_seed(1)
+    with_ln = Encoder(TransformerConfig()).state_dict()
+    torch.manual_seed(1)
+    without = Encoder(TransformerConfig(final_ln=False)).state_dict()
+    assert all(torch.equal(without[name], with_ln[name]) for name in without)
+
+
+def test_stream_profile_adds_up_and_grows_about_like_sqrt():
+    profiles = [stream_profile(32, seed) for seed in (20, 21, 22)]  # not the page's seeds
+    blocks = np.arange(1, 33)
+    for p in profiles:
+        # ||x_L||^2 - ||x_0||^2 is exactly the sum of the branch and cross terms
+        growth = p["stream"][-1] ** 2 - p["stream"][0] ** 2
+        assert abs(growth - p["branch"].sum() - p["cross"].sum()) < 1e-3 * growth
+        assert np.allclose(p["head_in"], np.sqrt(32), rtol=1e-4)  # the final LN fixes the scale
+        assert p["relative"][-1] < 0.6 * p["relative"][0]
+    exponents = [power_fit(blocks, p["writes"][1:]) for p in profiles]
+    assert 0.4 < np.median(exponents) < 0.75  # the page: about 0.57 over 64 blocks
+
+
+def test_adams_adaptive_step_settles_and_radam_waits():
+    first, tenth, fiftieth = adaptive_step_spread((1, 10, 50), beta2=0.98, seed=3)
+    assert first > 5 * fiftieth and first > tenth > fiftieth > 1
+    r = [radam_rectifier(t, 0.98) for t in range(1, 2000)]
+    assert r[0] == 0.0 and r[-1] > 0.99
+    assert all(b >= a - 1e-9 for a, b in zip(r, r[1:], strict=False))  # r_t never falls

@@ -1,7 +1,7 @@
 """The gradient-flow explorer: its JavaScript model agrees with PyTorch, and its page works.
 
 Both browser tests run model.js / ui.js in headless Chromium (Debian's, through Playwright),
-from a small HTML harness served on 127.0.0.1.
+from a small HTML harness served on 127.0.0.1, in the session's browser (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from resdoc.explorer import BLOCKS, verification_cases
-from tests.browser import chromium, serve
+from tests.browser import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "docs" / "assets"
@@ -47,12 +47,6 @@ HARNESS = """<!doctype html>
 @functools.cache
 def cases() -> list[dict]:
     return verification_cases()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 def harness(folder: Path, lang: str) -> Path:

@@ -10,10 +10,11 @@ from the middle of a sentence.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import pytest
 
-from tests.browser import PageWatch, chromium, serve
+from tests.browser import PageWatch
 from tests.sites import ROOT
 
 pytestmark = pytest.mark.slow
@@ -34,20 +35,104 @@ def twin(url: str) -> str:
     return url.removeprefix("en/") if url.startswith("en/") else f"en/{url}"
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with serve(site) as base:
-        yield base
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+SCREENS = {"desktop": DESKTOP["viewport"], "phone": PHONE["viewport"]}
+
+READER = """() => {
+    const content = document.querySelector('.md-content').cloneNode(true);
+    content.querySelectorAll('pre, code, .clipboard-copy-txt, .katex, script, style')
+        .forEach(e => e.remove());
+    const other = document.documentElement.lang === 'en' ? 'zh' : 'en';
+    return {
+        spans: document.querySelectorAll('.arithmatex').length,
+        typeset: document.querySelectorAll('.arithmatex .katex').length,
+        katex_errors: [...document.querySelectorAll('.katex-error')].map(e => e.textContent),
+        text: content.innerText,
+        images: [...document.querySelectorAll('.md-content img')].map(i => ({
+            src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.alt})),
+        switcher: document.querySelector(`a.md-select__link[hreflang="${other}"]`).href,
+    };
+}"""
+
+# Started, not awaited: the page's renderer works on it while the other lane's page loads.
+# First the layout settles: the transitions a resize starts (Material's drawer) run out, or
+# axe-core would measure colours half-way through them.
+START_AXE = """() => { window.__axe = (async () => {
+    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const finite = document.getAnimations()
+        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map(a => a.finished.catch(() => null)));
+    const result = await axe.run(document, {resultTypes: ['violations']});
+    return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
+        `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+})(); }"""
+
+
+@dataclass
+class Visit:
+    """What one page did and showed when a reader's browser loaded it."""
+
+    errors: list[str] = field(default_factory=list)  # console errors, failed requests
+    outside: list[str] = field(default_factory=list)  # requests that left the site
+    reader: dict = field(default_factory=dict)  # READER's findings
+    axe: dict[str, list[str]] = field(default_factory=dict)  # screen: serious violations
+    failed: str = ""  # the visit itself broke (a timeout, a script error)
+
+
+def _visit(browser, server: str, url: str, visit: Visit):
+    """One page, in steps: the generator yields whenever the browser has work to do on its
+    own (loading, axe-core), so the caller can start another page's step meanwhile."""
+    context = browser.new_context(**DESKTOP)
+    try:
+        page = context.new_page()
+        watch = PageWatch(page, server)
+        page.goto(server + url, wait_until="commit")
+        yield
+        page.wait_for_load_state("networkidle")
+        visit.errors, visit.outside = list(watch.errors), list(watch.outside)
+        visit.reader = page.evaluate(READER)
+        page.add_script_tag(path=str(AXE))
+        for screen, viewport in SCREENS.items():
+            page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
+            page.evaluate(START_AXE)
+            yield
+            visit.axe[screen] = page.evaluate("() => window.__axe")
+    except Exception as error:  # noqa: BLE001 - reported by every test of the page
+        visit.failed = f"{type(error).__name__}: {error}"
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
+def visits(browser, server) -> dict[str, Visit]:
+    """Every page loaded once, on a desktop screen: what the reader gets, then axe-core on
+    that screen and again with the window resized to a phone's. Two pages at a time (each in
+    its own renderer process, so both cores work), stepped in turn from this one thread."""
+    found = {url: Visit() for url in page_urls()}
+    waiting = list(found)
+    lanes = []
+    while waiting or lanes:
+        while waiting and len(lanes) < 2:
+            url = waiting.pop(0)
+            lanes.append(_visit(browser, server, url, found[url]))
+        for lane in list(lanes):
+            if next(lane, StopIteration) is StopIteration:
+                lanes.remove(lane)
+    return found
+
+
+@pytest.fixture(params=page_urls())
+def visit(request, visits) -> tuple[str, Visit]:
+    url, found = request.param, visits[request.param]
+    assert not found.failed, f"{url}: {found.failed}"
+    return url, found
 
 
 @pytest.fixture
 def open_page(browser, server):
+    """A fresh load of a page, in a context of its own (for tests that click, type or need
+    a phone's touch screen)."""
     contexts = []
 
     def open_(url: str, **options):
@@ -63,77 +148,45 @@ def open_page(browser, server):
         context.close()
 
 
-@pytest.mark.parametrize("url", page_urls())
-def test_page_as_a_reader_gets_it(open_page, server, url):
-    page, watch = open_page(url)
-    assert watch.errors == [], url
-    assert watch.outside == [], f"{url} requested outside the site"
+def test_page_as_a_reader_gets_it(visit, server):
+    url, found = visit
+    assert found.errors == [], url
+    assert found.outside == [], f"{url} requested outside the site"
 
     # formulas: every arithmatex span typeset, no KaTeX error, no raw TeX left visible
-    math = page.evaluate(
-        """() => ({
-            spans: document.querySelectorAll('.arithmatex').length,
-            typeset: document.querySelectorAll('.arithmatex .katex').length,
-            errors: [...document.querySelectorAll('.katex-error')].map(e => e.textContent),
-        })"""
-    )
-    assert math["typeset"] == math["spans"] and math["errors"] == [], url
-    text = page.evaluate(
-        """() => { const c = document.querySelector('.md-content').cloneNode(true);
-                   c.querySelectorAll('pre, code, .clipboard-copy-txt, .katex, script, style').forEach(e => e.remove());
-                   return c.innerText; }"""
-    )
-    raw = re.findall(r"\$\$|\\\(|\\\[|\\frac|\\mathcal|(?<![\w$])\$[^$\s][^$]*\$", text)
+    reader = found.reader
+    assert reader["typeset"] == reader["spans"] and reader["katex_errors"] == [], url
+    raw = re.findall(r"\$\$|\\\(|\\\[|\\frac|\\mathcal|(?<![\w$])\$[^$\s][^$]*\$", reader["text"])
     assert raw == [], f"{url}: raw TeX visible: {raw[:5]}"
 
     # images: loaded, non-zero size, alt text
-    images = page.evaluate(
-        """() => [...document.querySelectorAll('.md-content img')].map(i =>
-            ({src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.alt.trim()}))"""
-    )
-    for image in images:
+    for image in reader["images"]:
         assert image["ok"], f"{url}: image did not load: {image['src']}"
-        assert image["alt"], f"{url}: image without alt text: {image['src']}"
+        assert image["alt"].strip(), f"{url}: image without alt text: {image['src']}"
 
     # the language switcher leads to the same page in the other language
-    lang = "en" if url.startswith("en/") else "zh"
-    other = "zh" if lang == "en" else "en"
-    href = page.evaluate(
-        f"() => document.querySelector('a.md-select__link[hreflang=\"{other}\"]').href"
-    )
-    assert href == server + twin(url), url
+    assert reader["switcher"] == server + twin(url), url
 
 
 def _alt_language(url: str) -> str:
     return "en" if url.startswith("en/") else "zh"
 
 
-@pytest.mark.parametrize("url", page_urls())
-def test_figures_have_alt_text_in_their_own_language(open_page, url):
-    page, _ = open_page(url)
-    alts = page.evaluate("() => [...document.querySelectorAll('.md-content img')].map(i => i.alt)")
-    for alt in alts:
+def test_figures_have_alt_text_in_their_own_language(visit):
+    url, found = visit
+    for alt in (image["alt"] for image in found.reader["images"]):
         has_han = bool(re.search(r"[\u4e00-\u9fff]", alt))
         assert has_han == (_alt_language(url) == "zh"), (
             f"{url}: alt text in the wrong language: {alt!r}"
         )
 
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-
-
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
-@pytest.mark.parametrize("url", page_urls())
-def test_no_serious_accessibility_violation(open_page, url, screen):
-    page, _ = open_page(url, **(PHONE if screen == "phone" else DESKTOP))
-    page.add_script_tag(path=str(AXE))
-    violations = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-            .filter(v => ['serious', 'critical'].includes(v.impact))
-            .map(v => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)"""
-    )
-    assert violations == [], f"{url}: {violations}"
+def test_no_serious_accessibility_violation(visit, screen):
+    """axe-core on every page at both screen sizes (the phone's: the same load, the window
+    resized, so layout, contrast and overlaps follow the phone's width)."""
+    url, found = visit
+    assert found.axe[screen] == [], f"{url} ({screen}): {found.axe[screen]}"
 
 
 @pytest.mark.parametrize(

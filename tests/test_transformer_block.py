@@ -4,11 +4,16 @@ import pytest
 import torch
 from torch import nn
 
+from resdoc.data import reversal_batch
 from resdoc.transformer_block import (
     BlockConfig,
     DecoderLayer,
     EncoderLayer,
+    PreLNStack,
+    decompose,
+    stream_writes,
     sublayer_params,
+    train_stack,
     zero_branch_change,
 )
 
@@ -88,3 +93,31 @@ def test_parameter_counts_add_up():
 def test_zero_branch_change_over_seeds_is_zero_for_pre_ln_only():
     assert zero_branch_change(pre_ln=True, seeds=range(3)) == 0.0
     assert zero_branch_change(pre_ln=False, seeds=range(3)) > 0.1
+
+
+@torch.no_grad()
+def test_the_final_stream_is_the_embedding_plus_every_write():
+    torch.manual_seed(0)
+    model = PreLNStack(BlockConfig(**CFG), n_layers=3, vocab=10, length=6)
+    x0 = model.embed(torch.randint(10, (4, 6)))
+    x = x0
+    for layer in model.layers:
+        x = layer(x)
+    writes = stream_writes(model.layers, x0)
+    assert len(writes) == 6  # two sublayers per layer
+    assert torch.allclose(x0 + sum(writes), x, atol=1e-5)
+    assert all(not torch.allclose(w, torch.zeros_like(w)) for w in writes)
+
+
+@pytest.mark.slow  # trains a small stack: a few seconds
+def test_shares_add_up_to_one_and_training_moves_them_to_the_writes():
+    tokens, _ = reversal_batch(64, 8, 10, torch.Generator().manual_seed(5))
+    cfg = BlockConfig(d_model=32, n_head=4, d_ff=128)
+    init, _ = train_stack(cfg, n_layers=2, seed=7, steps=0)  # not the page's seeds
+    trained, accuracy = train_stack(cfg, n_layers=2, seed=7, steps=200)
+    before, after = decompose(init, tokens), decompose(trained, tokens)
+    for result in (before, after):
+        assert result["error"] < 1e-5
+        assert abs(sum(result["shares"]) - 1) < 1e-4
+    assert before["shares"][0] > 0.7  # the page: about 0.88 at initialization
+    assert accuracy > 0.9 and after["shares"][0] < 0.3  # the page: about 0.05 after training
