@@ -334,7 +334,7 @@ rise = {
             for s in surfaces[kind]
         ],
         seeds=SEEDS,
-        fmt="{:.2g}",
+        fmt="{:.1f}" if kind == "plain" else "{:.0f}",
     )
     for kind in surfaces
 }
