@@ -328,6 +328,32 @@ publish.claim(
     "{{ landscape_centre_residual_spread }}",
     evidence=f"plain lowest {centre['plain'].low:.3g} vs identity highest {centre['residual'].high:.3g}",
 )
+# along the line β = 0: how far the loss rises from the centre at |α| = 0.5, relative to the centre
+half = int(np.argmin(abs(coords - 0.5))) - middle
+rise = {
+    kind: publish.spread(
+        f"landscape_rise_{kind}",
+        [
+            max(s[middle - half, middle], s[middle + half, middle]) / s[middle, middle]
+            for s in surfaces[kind]
+        ],
+        seeds=SEEDS,
+        fmt="{:.1f}" if kind == "plain" else "{:.0f}",
+    )
+    for kind in surfaces
+}
+publish.claim(
+    "landscape_plateau",
+    rise["residual"].low > 10 * rise["plain"].high,
+    zh="但按相对高度算，更陡的是恒等捷径网络的极小点：沿 β = 0 走到 |α| = 0.5，无残差网络的损失只升到中心的 "
+    "{{ landscape_rise_plain_spread }} 倍，恒等捷径网络的升到 {{ landscape_rise_residual_spread }} 倍——"
+    "无残差网络停在一片高高的、起伏的平台上，而不是一个窄坑里",
+    en="In relative terms, though, the identity-shortcut net's minimum is the steeper one: along β = 0, at "
+    "|α| = 0.5 the plain net's loss has risen only to {{ landscape_rise_plain_spread }} times its centre, the "
+    "identity-shortcut net's to {{ landscape_rise_residual_spread }} times — the plain net stopped on a high, "
+    "uneven plateau, not in a narrow pit",
+    evidence=f"identity lowest rise {rise['residual'].low:.3g} vs plain highest {rise['plain'].high:.3g}",
+)
 nonconvex = publish.claim(
     "landscape_nonconvex",
     bent["plain"].low > bent["residual"].high + 20,  # percentage points

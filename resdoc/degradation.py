@@ -71,37 +71,24 @@ def signal_profile(model: MLP, data: Split) -> tuple[list[float], list[float]]:
 
 # --8<-- [start:direction]
 def filter_normalized_direction(model: MLP, generator: torch.Generator) -> dict:
-    r"""A random direction $d$ in weight space, one Gaussian tensor per parameter, with each
-    *filter* rescaled to the norm of the matching filter of the weights:
-    $d_{j} \leftarrow d_{j}\,\|\theta_{j}\| / \|d_{j}\|$ (Li et al. 2018). In a linear layer
-    a filter is one row of the weight matrix: the incoming weights of one neuron. Biases and
-    batch normalization's parameters (the 1-D tensors) get a zero direction, as in the paper.
-
-    >>> from resdoc.models import MLPConfig
-    >>> _ = torch.manual_seed(0)
-    >>> net = MLP(MLPConfig(depth=1, width=4))
-    >>> d = filter_normalized_direction(net, torch.Generator().manual_seed(1))
-    >>> w = net.blocks[0].linear1.weight
-    >>> torch.allclose(d["blocks.0.linear1.weight"].norm(dim=1), w.norm(dim=1))
-    True
-    >>> float(d["blocks.0.norm1.weight"].abs().sum()), float(d["inp.bias"].abs().sum())
-    (0.0, 0.0)
-    """
+    """A random direction, one Gaussian tensor per parameter, each filter rescaled to
+    the norm of the same filter of the weights (Li et al. 2018). Biases and BN's
+    parameters (1-D) get zero, as in the paper."""
     direction = {}
     for name, weight in model.named_parameters():
         if weight.dim() == 1:  # a bias or a BN scale/shift: held fixed
             direction[name] = torch.zeros_like(weight)
-        else:  # (out, in): one row per neuron
+        else:  # (out, in): a filter is a row, one neuron's incoming weights
             d = torch.randn(weight.shape, generator=generator)
-            direction[name] = d * weight.norm(dim=1, keepdim=True) / d.norm(dim=1, keepdim=True)
+            scale = weight.norm(dim=1, keepdim=True) / d.norm(dim=1, keepdim=True)
+            direction[name] = d * scale
     return direction
 
 
 @torch.no_grad()
-def loss_surface(model: MLP, data: Split, coords, generator: torch.Generator) -> np.ndarray:
-    r"""The loss $\ell(\theta^* + \alpha\,\delta + \beta\,\eta)$ for every $\alpha, \beta$ in
-    ``coords``: rows are $\alpha$, columns $\beta$. Eval mode: BN uses its running statistics,
-    so every point is one fixed function of the input. Forward passes only."""
+def loss_surface(model: MLP, data: Split, coords, generator) -> np.ndarray:
+    """The loss at θ* + α·δ + β·η for every α (rows), β (columns) in ``coords``.
+    Eval mode: BN uses its running statistics, so each point is one fixed function."""
     model = copy.deepcopy(model).eval()
     delta = filter_normalized_direction(model, generator)
     eta = filter_normalized_direction(model, generator)
@@ -109,15 +96,16 @@ def loss_surface(model: MLP, data: Split, coords, generator: torch.Generator) ->
     buffers = dict(model.named_buffers())
 
     def loss(params):  # one point of the grid
-        return F.cross_entropy(functional_call(model, (params, buffers), (data.x,)), data.y)
+        logits = functional_call(model, (params, buffers), (data.x,))
+        return F.cross_entropy(logits, data.y)
 
     coords = torch.as_tensor(coords, dtype=torch.float32)
     alpha, beta = torch.meshgrid(coords, coords, indexing="ij")
     losses = []
     for a, b in zip(alpha.flatten().split(64), beta.flatten().split(64), strict=True):
-        grid = {  # 64 points at a time, batched by vmap: (points, *shape) per parameter
-            k: w + a.view(-1, *[1] * w.dim()) * delta[k] + b.view(-1, *[1] * w.dim()) * eta[k]
-            for k, w in theta.items()
+        a, b = a.view(-1, 1, 1), b.view(-1, 1, 1)  # 64 points at a time, batched by vmap
+        grid = {  # (points, *shape) per parameter; 1-D ones have a zero direction
+            k: w + (a * delta[k] + b * eta[k]).view(len(a), *w.shape) for k, w in theta.items()
         }
         losses.append(vmap(loss)(grid))
     return torch.cat(losses).view(alpha.shape).double().numpy()
@@ -128,13 +116,12 @@ def loss_surface(model: MLP, data: Split, coords, generator: torch.Generator) ->
 
 # --8<-- [start:curvature]
 def nonconvex_fraction(surface: np.ndarray) -> float:
-    r"""The share of the grid's inner points where the 2-D Hessian of the slice, from central
-    differences, has a negative eigenvalue: there the slice bends down along some line, and so
-    does the loss itself, whose Hessian $H$ then has a negative eigenvalue too (the slice's
-    Hessian is $P^\top H P$, $P$ the two directions), up to the error of the differences.
+    """The share of inner grid points where the slice's 2-D Hessian (central
+    differences) has a negative eigenvalue: the slice bends down there.
 
     >>> a = np.linspace(-1, 1, 5)
-    >>> nonconvex_fraction(np.add.outer(a**2, a**2)), nonconvex_fraction(np.add.outer(a**2, -a**2))
+    >>> bowl, saddle = np.add.outer(a**2, a**2), np.add.outer(a**2, -(a**2))
+    >>> nonconvex_fraction(bowl), nonconvex_fraction(saddle)
     (0.0, 1.0)
     """
     s = surface
