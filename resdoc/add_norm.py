@@ -34,8 +34,8 @@ def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: fl
 
 # --8<-- [start:rms-norm]
 class RMSNorm(nn.Module):
-    """$\\mathrm{RMSNorm}(x) = x / \\sqrt{\\tfrac1d \\sum_i x_i^2 + \\epsilon} \\odot g$ (Zhang & Sennrich
-    2019): layer normalization without the mean and without the bias $\\beta$.
+    """RMSNorm(x) = x / sqrt(mean(x²) + eps) * g (Zhang & Sennrich 2019): layer normalization
+    without the mean and without the bias.
 
     >>> x = torch.randn(2, 3, 8)
     >>> torch.allclose(RMSNorm(8)(x), nn.RMSNorm(8, eps=1e-6)(x), atol=1e-6)

@@ -181,8 +181,8 @@ class PreLNStack(nn.Module):
 
 # --8<-- [start:residual-stream]
 def stream_writes(layers, x: torch.Tensor) -> list[torch.Tensor]:
-    """Every write into the stream, in order: $\\mathrm{MHA}_1$, $\\mathrm{FFN}_1$, $\\mathrm{MHA}_2$, ….
-    Each sublayer reads the stream through its LayerNorm and adds what it computes."""
+    """Every write into the stream, in order: MHA 1, FFN 1, MHA 2, ... Each sublayer reads the
+    stream through its LayerNorm and adds what it computes."""
     writes = []
     for layer in layers:
         for read, sublayer in ((layer.ln_1, layer.attn), (layer.ln_2, layer.ffn)):
