@@ -371,12 +371,13 @@ publish.figure(
 # $\epsilon$) over 1000 random tokens: once with every token's features at mean exactly 0, once at 1.
 
 # %%
-RMS_SEEDS = range(5)
-centred = [rms_vs_layer_norm(0.0, seed) for seed in RMS_SEEDS]
-shifted = [rms_vs_layer_norm(1.0, seed) for seed in RMS_SEEDS]
+RMS_SEEDS, RMS_TOKENS = range(5), 1000
+centred = [rms_vs_layer_norm(0.0, seed, tokens=RMS_TOKENS) for seed in RMS_SEEDS]
+shifted = [rms_vs_layer_norm(1.0, seed, tokens=RMS_TOKENS) for seed in RMS_SEEDS]
 publish.number("rms_centred_max", max(centred), "{:.1g}", seeds=RMS_SEEDS)
 shifted_spread = publish.spread("rms_shifted", shifted, seeds=RMS_SEEDS, fmt="{:.2f}")
 publish.number("rms_seeds", len(RMS_SEEDS), "{:d}")
+publish.number("rms_tokens", RMS_TOKENS, "{:d}")
 print(
     f"RMSNorm - LN: centred at most {max(centred):.1e}, shifted {shifted_spread.low:.2f}-{shifted_spread.high:.2f}"
 )
