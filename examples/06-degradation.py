@@ -276,7 +276,7 @@ publish.claim(
 #
 # 沿两个按滤波器归一化的随机方向 $\delta, \eta$，在训练好的参数 $\theta^*$ 周围的 21×21 网格上
 # 计算训练损失 $\ell(\theta^* + \alpha\,\delta + \beta\,\eta)$（Li 等人 2018），无残差网络和恒等捷径网络各 5 个种子，
-# 用评估模式（批归一化用滑动统计量），只做前向传播。
+# 用评估模式（批量归一化用滑动统计量），只做前向传播。
 
 # %% [markdown] lang="en"
 # ## A slice of the loss landscape
