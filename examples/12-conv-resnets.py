@@ -271,7 +271,7 @@ publish.claim(
     "paper_ablation",
     paper["full_preact"] < min(v for o, v in paper.items() if o != "full_preact")
     and min(paper["relu_before_add"], paper["relu_only_preact"]) >= paper["original"],
-    zh="在论文的这组结果里，只有完全预激活 (e) 比原始块好；(c) 和 (d) 的捷径同样是恒等映射，测试误差却不比原始块低",
+    zh="在论文的这组结果里，只有完全预激活（e）比原始块好；（c）和（d）的捷径同样是恒等映射，测试误差却不比原始块低",
     en="In these results of the paper only full pre-activation (e) beats the original block; (c) and (d) "
     "have identity shortcuts too, yet no lower test error than the original block",
 )

@@ -20,11 +20,11 @@ GATE_COLOURS = ("#D55E00", "#E69F00", "#CC79A7", "#009E73")
 
 def ordering_label(tr: Translator, ordering: str) -> str:
     return {
-        "original": tr("(a) 原始：相加后 ReLU", "(a) original: ReLU after addition"),
-        "bn_after_add": tr("(b) 相加后 BN", "(b) BN after addition"),
-        "relu_before_add": tr("(c) 相加前 ReLU", "(c) ReLU before addition"),
-        "relu_only_preact": tr("(d) 仅 ReLU 预激活", "(d) ReLU-only pre-activation"),
-        "full_preact": tr("(e) 完全预激活", "(e) full pre-activation"),
+        "original": tr("（a）原始：相加后 ReLU", "(a) original: ReLU after addition"),
+        "bn_after_add": tr("（b）相加后 BN", "(b) BN after addition"),
+        "relu_before_add": tr("（c）相加前 ReLU", "(c) ReLU before addition"),
+        "relu_only_preact": tr("（d）仅 ReLU 预激活", "(d) ReLU-only pre-activation"),
+        "full_preact": tr("（e）完全预激活", "(e) full pre-activation"),
     }[ordering]
 
 
