@@ -112,6 +112,15 @@ def text(key: str, value: str, seeds: Iterable[int] | None = None, zh: str | Non
     return value
 
 
+def shown_text(record: dict, lang: str) -> str:
+    """The text a page in ``lang`` shows for a recorded result (a text may differ by language).
+
+    >>> shown_text({"text": "1 (0–2)", "texts": {"zh": "1（0–2）"}}, "zh")
+    '1（0–2）'
+    """
+    return record.get("texts", {}).get(lang, record["text"])
+
+
 @dataclass(frozen=True)
 class Spread:
     """One quantity measured once per seed."""
@@ -188,7 +197,7 @@ def claim(key: str, holds: bool, zh: str, en: str, evidence: str = "") -> tuple[
                 raise KeyError(f"claim {key!r} shows {{{{ {name} }}}}, which is not recorded yet")
             if markup:
                 return f"{{{{ result:{example_name()}/{name} }}}}"
-            return results[name].get("texts", {}).get(lang, results[name]["text"])
+            return shown_text(results[name], lang)
 
         return _OWN_RESULT.sub(substitute, sentence)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from resdoc.publish import shown_text
 from resdoc.sitegen.conventions import PLACEHOLDER, PLACEHOLDER_KINDS, SNIPPET, snippet_section
 
 
@@ -66,8 +67,7 @@ def fill_results(markdown: str, page: str, results: dict[str, dict], lang: str =
             return PLACEHOLDER.sub(substitute, record["claim"][lang])
         if "claim" in record:
             raise PageError(f"{page}: {match[0]!r} is a claim, not a number: use 'claim:'")
-        shown = record.get("texts", {}).get(lang, record["text"])  # a text can differ by language
-        return f"{OPEN}{match['ref']}{SEP}{shown}{CLOSE}"
+        return f"{OPEN}{match['ref']}{SEP}{shown_text(record, lang)}{CLOSE}"
 
     return PLACEHOLDER.sub(substitute, markdown)
 
