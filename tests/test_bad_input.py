@@ -1,5 +1,6 @@
 """Bad input fails the build with a message naming the file, and leaves nothing stale."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,13 +11,20 @@ from tests.sites import build, tiny_site
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def site(tmp_path):
-    project = tiny_site(tmp_path / "project")
+@pytest.fixture(scope="module")
+def built_tiny_site(tmp_path_factory):
+    project = tiny_site(tmp_path_factory.mktemp("tiny") / "project")
     result = build(project)
     assert result.returncode == 0, result.stderr
     assert (project / "site" / "figures" / "tiny" / "line.svg").exists()
     return project
+
+
+@pytest.fixture
+def site(built_tiny_site, tmp_path):
+    """A copy of the tiny site as its first build left it (site and example cache), for one
+    test to break: building it once per module, not once per test, saves a build per test."""
+    return shutil.copytree(built_tiny_site, tmp_path / "project", symlinks=True)
 
 
 def _paragraph(page: Path):

@@ -1,6 +1,7 @@
 """The example cache: nothing runs twice, and a change to what an example imports re-runs it."""
 
 import re
+import shutil
 
 import pytest
 
@@ -25,27 +26,33 @@ publish.text("greeting", "hello")
 '''
 
 
-@pytest.fixture
-def project(tmp_path):
-    root = copy_project(tmp_path / "project", with_content=False)
-    (root / "examples").mkdir()
-    (root / "examples" / "models_user.py").write_text(USES_MODELS, "utf-8")
-    (root / "examples" / "publish_user.py").write_text(USES_PUBLISH_ONLY, "utf-8")
-    return root
-
-
 def run(root):
     _, executed = ExampleRunner(root, root / ".cache" / "examples").run_all()
     return sorted(e.name for e in executed)
 
 
-def test_second_run_executes_nothing(project):
-    assert run(project) == ["models_user", "publish_user"]
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    """A project with two examples, run once from an empty cache: (project, what ran)."""
+    root = copy_project(tmp_path_factory.mktemp("cache") / "project", with_content=False)
+    (root / "examples").mkdir()
+    (root / "examples" / "models_user.py").write_text(USES_MODELS, "utf-8")
+    (root / "examples" / "publish_user.py").write_text(USES_PUBLISH_ONLY, "utf-8")
+    return root, run(root)
+
+
+@pytest.fixture
+def project(first_run, tmp_path):
+    """A copy of that project and its cache after the first run, for one test to change."""
+    return shutil.copytree(first_run[0], tmp_path / "project", symlinks=True)
+
+
+def test_second_run_executes_nothing(first_run, project):
+    assert first_run[1] == ["models_user", "publish_user"]
     assert run(project) == []
 
 
 def test_editing_a_resdoc_function_reruns_exactly_the_examples_that_import_it(project):
-    run(project)
     models = project / "resdoc" / "models.py"
     source = models.read_text("utf-8")
     edited = source.replace(
@@ -59,7 +66,6 @@ def test_editing_a_resdoc_function_reruns_exactly_the_examples_that_import_it(pr
 
 
 def test_editing_the_script_reruns_it_and_results_follow(project):
-    run(project)
     script = project / "examples" / "publish_user.py"
     script.write_text(USES_PUBLISH_ONLY.replace('"hello"', '"bonjour"'), "utf-8")
     assert run(project) == ["publish_user"]
@@ -68,7 +74,6 @@ def test_editing_the_script_reruns_it_and_results_follow(project):
 
 
 def test_a_changed_dependency_pin_reruns_everything_and_says_which(project, monkeypatch):
-    run(project)
     from resdoc.sitegen import examples
 
     real = examples.environment
@@ -79,7 +84,6 @@ def test_a_changed_dependency_pin_reruns_everything_and_says_which(project, monk
 
 
 def test_the_build_says_why_each_example_runs_and_reports_progress(project):
-    run(project)
     (project / "resdoc" / "models.py").write_text(
         (project / "resdoc" / "models.py").read_text("utf-8") + "\n# edited\n", "utf-8"
     )

@@ -80,45 +80,63 @@ class Visit:
     failed: str = ""  # the visit itself broke (a timeout, a script error)
 
 
-def _visit(browser, server: str, url: str, visit: Visit):
-    """One page, in steps: the generator yields whenever the browser has work to do on its
-    own (loading, axe-core), so the caller can start another page's step meanwhile."""
-    context = browser.new_context(**DESKTOP)
-    try:
-        page = context.new_page()
-        watch = PageWatch(page, server)
-        page.goto(server + url, wait_until="commit")
-        yield
-        page.wait_for_load_state("networkidle")
-        visit.errors, visit.outside = list(watch.errors), list(watch.outside)
-        visit.reader = page.evaluate(READER)
-        page.add_script_tag(path=str(AXE))
-        for screen, viewport in SCREENS.items():
-            page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
-            page.evaluate(START_AXE)
+class Lane:
+    """One browser tab that visits pages one after another, as a reader following links
+    would: its cache and compiled scripts carry over (a fresh context per page cost three
+    times the CPU), while each page's DOM, errors and requests are its own."""
+
+    def __init__(self, browser, server: str):
+        self.context = browser.new_context(**DESKTOP)
+        self.context.add_init_script(path=str(AXE))  # axe-core in every page, before it runs
+        self.page = self.context.new_page()
+        self.watch = PageWatch(self.page, server)
+        self.server = server
+
+    def visit(self, url: str, visit: Visit):
+        """One page, in steps: the generator yields whenever the browser has work to do on
+        its own (loading, axe-core), so the caller can step another lane meanwhile."""
+        page = self.page
+        try:
+            page.goto("about:blank")  # what the last page still did is reported with it
+            self.watch.errors, self.watch.outside = visit.errors, visit.outside
+            page.set_viewport_size(DESKTOP["viewport"])
+            page.goto(self.server + url, wait_until="commit")
             yield
-            visit.axe[screen] = page.evaluate("() => window.__axe")
-    except Exception as error:  # noqa: BLE001 - reported by every test of the page
-        visit.failed = f"{type(error).__name__}: {error}"
-    finally:
-        context.close()
+            page.wait_for_load_state("networkidle")
+            visit.reader = page.evaluate(READER)
+            for screen, viewport in SCREENS.items():
+                page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
+                page.evaluate(START_AXE)
+                yield
+                visit.axe[screen] = page.evaluate("() => window.__axe")
+        except Exception as error:  # noqa: BLE001 - reported by every test of the page
+            visit.failed = f"{type(error).__name__}: {error}"
+
+
+LANES = 2  # pages in flight: each lane has its own renderer process, so both cores work
 
 
 @pytest.fixture(scope="module")
 def visits(browser, server) -> dict[str, Visit]:
     """Every page loaded once, on a desktop screen: what the reader gets, then axe-core on
-    that screen and again with the window resized to a phone's. Two pages at a time (each in
-    its own renderer process, so both cores work), stepped in turn from this one thread."""
+    that screen and again with the window resized to a phone's. LANES pages at a time,
+    stepped in turn from this one thread."""
     found = {url: Visit() for url in page_urls()}
     waiting = list(found)
-    lanes = []
-    while waiting or lanes:
-        while waiting and len(lanes) < 2:
-            url = waiting.pop(0)
-            lanes.append(_visit(browser, server, url, found[url]))
-        for lane in list(lanes):
-            if next(lane, StopIteration) is StopIteration:
-                lanes.remove(lane)
+    idle = [Lane(browser, server) for _ in range(LANES)]
+    busy: list[tuple[Lane, object]] = []
+    try:
+        while waiting or busy:
+            while waiting and idle:
+                lane, url = idle.pop(), waiting.pop(0)
+                busy.append((lane, lane.visit(url, found[url])))
+            for lane, steps in list(busy):
+                if next(steps, StopIteration) is StopIteration:
+                    busy.remove((lane, steps))
+                    idle.append(lane)
+    finally:
+        for lane in idle + [lane for lane, _ in busy]:
+            lane.context.close()
     return found
 
 
