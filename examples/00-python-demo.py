@@ -4,6 +4,8 @@ The original notes' demo reproduced as it was written, then taken apart layer by
 Run it by hand with ``python examples/00-python-demo.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 120
+
 # %% [markdown] lang="zh"
 # # Python 演示：有无残差的梯度范数
 #

@@ -6,6 +6,8 @@ then train plain and residual stacks to reproduce their input.
 Run it by hand with ``python examples/01-shortcut.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 120
+
 # %% [markdown] lang="zh"
 # # 快捷路径：恒等映射与残差
 #

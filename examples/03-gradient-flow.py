@@ -7,6 +7,8 @@ measure how shortcuts keep input gradients from shattering in batch-normalized n
 Run it by hand with ``python examples/03-gradient-flow.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 120
+
 # %% [markdown] lang="zh"
 # # 梯度流：捷径上的反向传播
 #

@@ -6,6 +6,8 @@ shortcuts it collapses all tokens onto one vector. Run it by hand with
 ``python examples/07-ffn.py``; the docs build runs it.
 """
 
+# resdoc: time-limit = 120
+
 # %% [markdown] lang="zh"
 # # 前馈网络
 #

@@ -5,6 +5,8 @@ random tokens, and their parameters counted at the size of the original base mod
 Run it by hand with ``python examples/08-transformer-block.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 120
+
 # %% [markdown] lang="zh"
 # # Transformer 块
 #

@@ -7,6 +7,8 @@ published totals. Then three neighbours of the identity shortcut: the block orde
 measured at initialization. Run it by hand with ``python examples/12-conv-resnets.py``.
 """
 
+# resdoc: time-limit = 120
+
 # %% [markdown] lang="zh"
 # # 卷积残差网络
 #

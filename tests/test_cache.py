@@ -96,14 +96,55 @@ def test_the_build_says_why_each_example_runs_and_reports_progress(project):
     assert re.fullmatch(r"\[1/1\] examples/models_user\.py \d+\.\d s", lines[2])
 
 
-def test_a_runaway_example_is_stopped_at_its_time_limit_naming_it(project):
+def test_an_example_that_computes_past_its_time_limit_is_stopped_naming_the_line(project):
+    script = project / "examples" / "publish_user.py"
+    script.write_text(
+        USES_PUBLISH_ONLY + "# resdoc: time-limit = 2\nx = 0\nwhile True:\n    x += 1\n", "utf-8"
+    )
+    loop = range(len(USES_PUBLISH_ONLY.splitlines()) + 2, len(USES_PUBLISH_ONLY.splitlines()) + 5)
+    with pytest.raises(ExampleError) as failure:
+        run(project)
+    found = re.search(
+        r"examples/publish_user\.py:(\d+): TimeLimitExceeded: used 2 s of CPU time, its time "
+        r"limit, and was stopped",
+        str(failure.value),
+    )
+    assert found and int(found[1]) in loop, str(failure.value)
+    assert not (project / ".cache" / "examples" / "publish_user").exists()  # nothing stale
+
+
+def test_an_example_that_waits_is_stopped_after_three_times_its_limit_of_wall_time(project):
     script = project / "examples" / "publish_user.py"
     script.write_text(
         USES_PUBLISH_ONLY + "# resdoc: time-limit = 2\nimport time\ntime.sleep(60)\n", "utf-8"
     )
     with pytest.raises(ExampleError) as failure:
         run(project)
-    assert "examples/publish_user.py ran for 2 s, its time limit, and was stopped" in str(
-        failure.value
+    assert (
+        "examples/publish_user.py ran for 6 s of wall-clock time, 3 times its time limit of 2 s "
+        "of CPU time, and was stopped" in str(failure.value)
     )
     assert not (project / ".cache" / "examples" / "publish_user").exists()
+
+
+def test_the_longest_examples_start_first(project, monkeypatch):
+    """Before a first run by their time limit; afterwards by their last run time."""
+    from resdoc.sitegen import examples
+
+    def order(root):
+        lines = []
+        ExampleRunner(root, root / ".cache" / "examples", workers=1, report=lines.append).run_all()
+        return [line.split()[1] for line in lines if line.startswith("[")]
+
+    fresh = copy_project(project.parent / "fresh", with_content=False)
+    shutil.copytree(project / "examples", fresh / "examples")
+    script = fresh / "examples" / "publish_user.py"
+    script.write_text(script.read_text("utf-8") + "# resdoc: time-limit = 700\n", "utf-8")
+    assert order(fresh) == ["examples/publish_user.py", "examples/models_user.py"]
+
+    (project / ".cache" / "examples" / "runs.log").write_text(
+        "models_user\t1.0\npublish_user\t9.0\nmodels_user\t30.0\n", "utf-8"
+    )
+    real = examples.environment
+    monkeypatch.setattr(examples, "environment", lambda root: {**real(root), "torch": "9.9"})
+    assert order(project) == ["examples/models_user.py", "examples/publish_user.py"]

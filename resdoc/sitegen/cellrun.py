@@ -6,6 +6,9 @@ points at ``examples/<name>.py:<line>``. Writes to OUTDIR:
 
 - ``notebook.ipynb``: the cells with their printed output and published figures;
 - ``modules.json``: the ``resdoc`` source files the example imported (the cache's inputs).
+
+With ``RESDOC_TIME_LIMIT=N`` in its environment it stops itself after N s of CPU time,
+raising ``TimeLimitExceeded`` where it was, so the build names the line it was running.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import contextlib
 import functools
 import io
 import json
+import os
+import signal
 import sys
 import time
 import traceback
@@ -113,6 +118,30 @@ def run(script: Path, outdir: Path) -> None:
     nbformat.write(notebook, outdir / "notebook.ipynb")
 
 
+class TimeLimitExceeded(Exception):
+    """The example used up its CPU time (``# resdoc: time-limit = N`` or the default)."""
+
+
+def limit_cpu_time(seconds: int) -> None:
+    """SIGXCPU at ``seconds`` of CPU time (the kernel's RLIMIT_CPU) raises TimeLimitExceeded
+    in the running line; a process that ignores it is killed 10 s of CPU time later.
+    CPU time, not wall time: a loaded machine slows an example down but never stops it."""
+    try:
+        import resource
+    except ImportError:  # not POSIX: only the build's wall-clock limit applies
+        return
+
+    def stop(signum, frame):
+        signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # the kernel repeats it every second
+        raise TimeLimitExceeded(
+            f"used {seconds} s of CPU time, its time limit, and was stopped (a script that "
+            "needs longer says so with a line `# resdoc: time-limit = N`)"
+        )
+
+    signal.signal(signal.SIGXCPU, stop)
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 10))
+
+
 def imported_sources(package_dir: Path) -> list[str]:
     files = set()
     for module in list(sys.modules.values()):
@@ -136,6 +165,8 @@ def provenance() -> dict:
 def main() -> int:
     script, outdir = Path(sys.argv[1]), Path(sys.argv[2])
     started = time.perf_counter()
+    if os.environ.get("RESDOC_TIME_LIMIT"):
+        limit_cpu_time(int(os.environ["RESDOC_TIME_LIMIT"]))
     try:
         run(script, outdir)
     except BaseException as error:  # noqa: BLE001 - any failure must reach the build, traced

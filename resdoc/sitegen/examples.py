@@ -9,9 +9,11 @@ An example's cache key is the hash of
 
 Edit a function in ``resdoc`` and exactly the examples that imported its module run again;
 the build log says which input changed. Examples run side by side, one per core (or
-``RESDOC_WORKERS``), each on one thread, and each within a time limit (600 s, or
-``# resdoc: time-limit = N`` in the script) so a runaway example fails the build instead of
-hanging it.
+``RESDOC_WORKERS``), each on one thread, longest first: by their last run time, or before a
+first run by their time limit. Each has a time limit of CPU time (600 s, or
+``# resdoc: time-limit = N`` in the script), so a runaway example fails the build naming the
+line it was running instead of hanging it, however loaded the machine; one that waits
+without computing is stopped after three times its limit of wall-clock time.
 A failing example leaves no output behind, so nothing stale can be shown in its place.
 """
 
@@ -24,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -127,13 +130,22 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-DEFAULT_TIME_LIMIT = 600  # seconds; an example overrides it with a line `# resdoc: time-limit = N`
+DEFAULT_TIME_LIMIT = 600  # s of CPU time; an example overrides it: `# resdoc: time-limit = N`
+HANG_FACTOR = 3  # an example still running after this many times its limit in wall time is stuck
 _TIME_LIMIT = re.compile(r"^# resdoc: time-limit = (\d+)\s*$", re.MULTILINE)
 
 
 def time_limit(script: Path) -> int:
+    """Seconds of CPU time ``script`` may use."""
     found = _TIME_LIMIT.search(script.read_text("utf-8"))
     return int(found[1]) if found else DEFAULT_TIME_LIMIT
+
+
+def last_run_times(cache_dir: Path) -> dict[str, float]:
+    """Seconds each example took the last time it ran (from the run log)."""
+    log = cache_dir / RUN_LOG
+    lines = log.read_text("utf-8").splitlines() if log.exists() else []
+    return {name: float(seconds) for name, seconds in (line.split("\t") for line in lines)}
 
 
 class ExampleRunner:
@@ -183,6 +195,7 @@ class ExampleRunner:
             PYTHONHASHSEED="0",
         )
         limit = time_limit(self.root / example.script)
+        env["RESDOC_TIME_LIMIT"] = str(limit)  # the example stops itself (resdoc.sitegen.cellrun)
         started = time.perf_counter()
         try:
             proc = subprocess.run(
@@ -197,19 +210,23 @@ class ExampleRunner:
                 env=env,
                 capture_output=True,
                 text=True,
-                timeout=limit,
+                timeout=HANG_FACTOR * limit,
             )
         except subprocess.TimeoutExpired:
             shutil.rmtree(scratch, ignore_errors=True)
             raise ExampleError(
-                f"Example failed: {example.script} ran for {limit} s, its time limit, and was "
-                "stopped (a script that needs longer says so with a line "
-                "`# resdoc: time-limit = N`)"
+                f"Example failed: {example.script} ran for {HANG_FACTOR * limit} s of wall-clock "
+                f"time, {HANG_FACTOR} times its time limit of {limit} s of CPU time, and was "
+                "stopped: it is waiting for something instead of computing"
             ) from None
         seconds = time.perf_counter() - started
         if proc.returncode != 0:
             shutil.rmtree(scratch, ignore_errors=True)
             detail = proc.stderr.strip() or proc.stdout.strip() or f"exit code {proc.returncode}"
+            if proc.returncode == -signal.SIGKILL and not detail.startswith(str(example.script)):
+                detail = (
+                    f"{example.script} was killed (past its time limit of {limit} s of CPU time?)"
+                )
             raise ExampleError(f"Example failed: {detail}")
         sources = json.loads((scratch / "modules.json").read_text("utf-8"))["sources"]
         (scratch / MANIFEST).write_text(
@@ -225,7 +242,13 @@ class ExampleRunner:
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         examples = self.discover()
         reasons = {e.name: self.why_stale(e) for e in examples}
-        stale = [e for e in examples if reasons[e.name]]
+        # longest first (by the last run, or before a first run by the time limit), so that no
+        # long example starts last and runs alone while the other cores idle
+        expected = last_run_times(self.cache_dir)
+        stale = sorted(
+            (e for e in examples if reasons[e.name]),
+            key=lambda e: -expected.get(e.name, time_limit(self.root / e.script)),
+        )
         if stale:
             self.report(
                 f"running {len(stale)} of {len(examples)} examples on {self.workers} worker(s)"
