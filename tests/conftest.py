@@ -2,23 +2,26 @@
 
 The build is cold (a copy of the project with an empty cache: every example runs) and starts
 in the background as soon as the tests are collected. The tests that need the built site run
-last; the others run meanwhile, on the core the examples leave idle. A session that selects
-no test needing the site (``-m "not slow"``) builds nothing.
+last; the others run meanwhile, on the core the examples leave idle. A second build (its
+cache less one example) starts as soon as the first is done, and its tests run at the very
+end. A session that selects no test needing the site (``-m "not slow"``) builds nothing.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.browser import chromium, serve
-from tests.sites import BackgroundBuild, build, copy_project, run_times
+from tests.sites import BackgroundBuild, copy_project, run_times
 
 _BUILD = pytest.StashKey[BackgroundBuild]()
+_REBUILD = pytest.StashKey["Rebuild | None"]()  # None: collected, not started yet
 
 
 def _needs_site(item: pytest.Item) -> bool:
@@ -35,17 +38,23 @@ def _needs_build(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture
 def pytest_collection_modifyitems(session, config, items):
-    """The tests of the built site go last, in their order; their build starts now."""
-    items[:] = [i for i in items if not _needs_site(i)] + [i for i in items if _needs_site(i)]
+    """The tests of the built site go last, in their order, and of those the tests of its
+    second build (which runs meanwhile) at the very end; the first build starts now."""
+    rank = {id(i): _needs_site(i) + ("rebuilt" in getattr(i, "fixturenames", ())) for i in items}
+    items.sort(key=lambda item: rank[id(item)])  # stable: the order within a rank stays
     if config.option.collectonly or not any(_needs_build(item) for item in items):
         return
     folder = config._tmp_path_factory.mktemp("built")  # the tmp_path_factory fixture's
     config.stash[_BUILD] = BackgroundBuild(copy_project(folder / "project"), folder / "build.log")
+    if any("rebuilt" in getattr(item, "fixturenames", ()) for item in items):
+        config.stash[_REBUILD] = None
 
 
 def pytest_unconfigure(config):
     if _BUILD in config.stash:
         config.stash[_BUILD].stop()  # a run stopped early (-x, Ctrl-C) stops the build too
+    if config.stash.get(_REBUILD, None) is not None:
+        config.stash[_REBUILD].build.stop()
 
 
 @pytest.fixture(scope="session")
@@ -58,6 +67,8 @@ def built_project(request, tmp_path_factory):
         request.config.stash[_BUILD] = build
     result = build.result()
     assert result.returncode == 0, result.stderr[-5000:]
+    if request.config.stash.get(_REBUILD, 0) is None:  # wanted: it runs while the tests do
+        request.config.stash[_REBUILD] = start_rebuild(build.project, tmp_path_factory)
     return build.project
 
 
@@ -66,19 +77,22 @@ class Rebuild:
     project: Path  # the built project, whose first build is in site/ and .cache/resdoc/
     cache: Path  # the second build's cache: a copy of the first's, less one example's outputs
     rerun: str  # that example: the quickest with figures
-    result: object  # the second build's CompletedProcess
+    build: BackgroundBuild  # the second build, into site-again/
 
     @property
     def site(self) -> Path:
         return self.project / "site-again"
 
+    @property
+    def result(self) -> subprocess.CompletedProcess:
+        return self.build.result()
 
-@pytest.fixture(scope="session")
-def rebuilt(built_project, tmp_path_factory) -> Rebuild:
-    """built_project built a second time into site-again/, from a copy of its example cache
-    from which the outputs of its quickest example with figures were removed: the build runs
-    that example again from scratch, and reuses everything else."""
-    first = built_project / ".cache" / "resdoc"
+
+def start_rebuild(project: Path, tmp_path_factory) -> Rebuild:
+    """Start building ``project`` a second time into site-again/, from a copy of its example
+    cache from which the outputs of its quickest example with figures were removed: the build
+    runs that example again from scratch, and reuses everything else."""
+    first = project / ".cache" / "resdoc"
     with_figures = [
         (seconds, name)
         for name, seconds in run_times(first)
@@ -86,11 +100,23 @@ def rebuilt(built_project, tmp_path_factory) -> Rebuild:
     ]
     assert with_figures, "no example with figures ran"
     rerun = min(with_figures)[1]
-    cache = tmp_path_factory.mktemp("rebuilt") / "cache"
+    folder = tmp_path_factory.mktemp("rebuilt")
+    cache = folder / "cache"
     shutil.copytree(first, cache, ignore=shutil.ignore_patterns("*.running"))
     shutil.rmtree(cache / "examples" / rerun)
-    result = build(built_project, cache=cache, site_dir="site-again")
-    return Rebuild(built_project, cache, rerun, result)
+    second = BackgroundBuild(project, folder / "build.log", cache=cache, site_dir="site-again")
+    return Rebuild(project, cache, rerun, second)
+
+
+@pytest.fixture(scope="session")
+def rebuilt(request, built_project, tmp_path_factory) -> Rebuild:
+    """built_project built a second time (see start_rebuild), started as soon as the first
+    build was done; this waits for it."""
+    rebuild = request.config.stash.get(_REBUILD, None)
+    if rebuild is None:
+        rebuild = request.config.stash[_REBUILD] = start_rebuild(built_project, tmp_path_factory)
+    rebuild.result  # noqa: B018 - waits for the build
+    return rebuild
 
 
 @pytest.fixture(scope="session")

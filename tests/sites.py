@@ -110,12 +110,13 @@ def build(
 
 
 class BackgroundBuild:
-    """``build(project)`` started now, in another process; ``result()`` waits for it. The test
-    session starts the real site's cold build this way before its first test, so the tests
-    that do not need the site run while the examples do (see tests/conftest.py)."""
+    """``build(project, cache, site_dir=site_dir)`` started now, in another process;
+    ``result()`` waits for it. The test session starts the real site's cold build this way
+    before its first test, so the tests that do not need the site run while the examples do,
+    and its second build as soon as the first is done (see tests/conftest.py)."""
 
-    def __init__(self, project: Path, log: Path):
-        command, env = _build_command(project, None, None, "site")
+    def __init__(self, project: Path, log: Path, cache: Path | None = None, site_dir="site"):
+        command, env = _build_command(project, cache, None, site_dir)
         self.project, self.log = project, log
         with open(log, "w", encoding="utf-8") as output:
             self.process = subprocess.Popen(
