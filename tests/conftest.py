@@ -17,11 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.audit import BackgroundAudit
 from tests.browser import chromium, serve
 from tests.sites import BackgroundBuild, copy_project, run_times
 
 _BUILD = pytest.StashKey[BackgroundBuild]()
 _REBUILD = pytest.StashKey["Rebuild | None"]()  # None: collected, not started yet
+_AUDIT = pytest.StashKey["BackgroundAudit | None"]()  # the same
 
 
 def _needs_site(item: pytest.Item) -> bool:
@@ -40,8 +42,14 @@ def _needs_build(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(session, config, items):
     """The tests of the built site go last, in their order, and of those the tests of its
     second build (which runs meanwhile) at the very end; the first build starts now."""
-    rank = {id(i): _needs_site(i) + ("rebuilt" in getattr(i, "fixturenames", ())) for i in items}
-    items.sort(key=lambda item: rank[id(item)])  # stable: the order within a rank stays
+
+    def rank(item):
+        names = getattr(item, "fixturenames", ())
+        return _needs_site(item) + ("rebuilt" in names) + 2 * ("visits" in names)
+
+    items.sort(key=rank)  # stable: the order within a rank stays
+    if any("visits" in getattr(item, "fixturenames", ()) for item in items):
+        config.stash[_AUDIT] = None
     if config.option.collectonly or not any(_needs_build(item) for item in items):
         return
     folder = config._tmp_path_factory.mktemp("built")  # the tmp_path_factory fixture's
@@ -55,6 +63,8 @@ def pytest_unconfigure(config):
         config.stash[_BUILD].stop()  # a run stopped early (-x, Ctrl-C) stops the build too
     if config.stash.get(_REBUILD, None) is not None:
         config.stash[_REBUILD].build.stop()
+    if config.stash.get(_AUDIT, None) is not None:
+        config.stash[_AUDIT].stop()
 
 
 @pytest.fixture(scope="session")
@@ -69,7 +79,14 @@ def built_project(request, tmp_path_factory):
     assert result.returncode == 0, result.stderr[-5000:]
     if request.config.stash.get(_REBUILD, 0) is None:  # wanted: it runs while the tests do
         request.config.stash[_REBUILD] = start_rebuild(build.project, tmp_path_factory)
+    _start_audit(request.config, build.project / "site", tmp_path_factory)
     return build.project
+
+
+def _start_audit(config, site: Path, tmp_path_factory) -> None:
+    """The browser audit of every page (tests/audit.py), if the session has tests of it."""
+    if config.stash.get(_AUDIT, 0) is None:
+        config.stash[_AUDIT] = BackgroundAudit(site, tmp_path_factory.mktemp("audit"))
 
 
 @dataclass
@@ -123,8 +140,22 @@ def rebuilt(request, built_project, tmp_path_factory) -> Rebuild:
 def built_site(request) -> Path:
     """The built site; RESDOC_TEST_SITE=path/to/site reuses one built earlier (for quick iteration)."""
     if os.environ.get("RESDOC_TEST_SITE"):
-        return Path(os.environ["RESDOC_TEST_SITE"])
+        site = Path(os.environ["RESDOC_TEST_SITE"]).resolve()
+        _start_audit(request.config, site, request.getfixturevalue("tmp_path_factory"))
+        return site
     return request.getfixturevalue("built_project") / "site"
+
+
+@pytest.fixture(scope="session")
+def visits(request, built_site, tmp_path_factory) -> dict:
+    """What every page did and showed in a reader's browser (tests/audit.py), from the audit
+    started in the background the moment the site was built."""
+    if request.config.stash.get(_AUDIT, None) is None:  # not started with the build: now
+        request.config.stash[_AUDIT] = BackgroundAudit(built_site, tmp_path_factory.mktemp("audit"))
+    found = request.config.stash[_AUDIT].result()
+    if isinstance(found, str):
+        pytest.skip(found)
+    return found
 
 
 @pytest.fixture(scope="session")

@@ -10,138 +10,19 @@ from the middle of a sentence.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import pytest
 
+from tests.audit import DESKTOP, PHONE, Visit, page_urls, twin
 from tests.browser import PageWatch
-from tests.sites import ROOT
 
 pytestmark = pytest.mark.slow
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def page_urls() -> list[str]:
-    """The site's pages in zh (root) and en (/en/), from the sources."""
-    paths = []
-    for source in sorted((ROOT / "docs").rglob("*.zh.md")):
-        stem = source.relative_to(ROOT / "docs").as_posix().removesuffix(".zh.md")
-        paths.append("" if stem == "index" else f"{stem}/")
-    paths += [f"examples/{script.stem}/" for script in sorted((ROOT / "examples").glob("*.py"))]
-    return [prefix + path for path in paths for prefix in ("", "en/")]
-
-
-def twin(url: str) -> str:
-    return url.removeprefix("en/") if url.startswith("en/") else f"en/{url}"
-
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-SCREENS = {"desktop": DESKTOP["viewport"], "phone": PHONE["viewport"]}
-
-READER = """() => {
-    const content = document.querySelector('.md-content').cloneNode(true);
-    content.querySelectorAll('pre, code, .clipboard-copy-txt, .katex, script, style')
-        .forEach(e => e.remove());
-    const other = document.documentElement.lang === 'en' ? 'zh' : 'en';
-    return {
-        spans: document.querySelectorAll('.arithmatex').length,
-        typeset: document.querySelectorAll('.arithmatex .katex').length,
-        katex_errors: [...document.querySelectorAll('.katex-error')].map(e => e.textContent),
-        text: content.innerText,
-        images: [...document.querySelectorAll('.md-content img')].map(i => ({
-            src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.alt})),
-        switcher: document.querySelector(`a.md-select__link[hreflang="${other}"]`).href,
-    };
-}"""
-
-# Started, not awaited: the page's renderer works on it while the other lane's page loads.
-# First the layout settles: the transitions a resize starts (Material's drawer) run out, or
-# axe-core would measure colours half-way through them.
-START_AXE = """() => { window.__axe = (async () => {
-    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
-    const finite = document.getAnimations()
-        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
-    await Promise.all(finite.map(a => a.finished.catch(() => null)));
-    const result = await axe.run(document, {resultTypes: ['violations']});
-    return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
-        `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
-})(); }"""
-
-
-@dataclass
-class Visit:
-    """What one page did and showed when a reader's browser loaded it."""
-
-    errors: list[str] = field(default_factory=list)  # console errors, failed requests
-    outside: list[str] = field(default_factory=list)  # requests that left the site
-    reader: dict = field(default_factory=dict)  # READER's findings
-    axe: dict[str, list[str]] = field(default_factory=dict)  # screen: serious violations
-    failed: str = ""  # the visit itself broke (a timeout, a script error)
-
-
-class Lane:
-    """One browser tab that visits pages one after another, as a reader following links
-    would: its cache and compiled scripts carry over (a fresh context per page cost three
-    times the CPU), while each page's DOM, errors and requests are its own."""
-
-    def __init__(self, browser, server: str):
-        self.context = browser.new_context(**DESKTOP)
-        self.context.add_init_script(path=str(AXE))  # axe-core in every page, before it runs
-        self.page = self.context.new_page()
-        self.watch = PageWatch(self.page, server)
-        self.server = server
-
-    def visit(self, url: str, visit: Visit):
-        """One page, in steps: the generator yields whenever the browser has work to do on
-        its own (loading, axe-core), so the caller can step another lane meanwhile."""
-        page = self.page
-        try:
-            page.goto("about:blank")  # what the last page still did is reported with it
-            self.watch.errors, self.watch.outside = visit.errors, visit.outside
-            page.set_viewport_size(DESKTOP["viewport"])
-            page.goto(self.server + url, wait_until="commit")
-            yield
-            page.wait_for_load_state("networkidle")
-            visit.reader = page.evaluate(READER)
-            for screen, viewport in SCREENS.items():
-                page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
-                page.evaluate(START_AXE)
-                yield
-                visit.axe[screen] = page.evaluate("() => window.__axe")
-        except Exception as error:  # noqa: BLE001 - reported by every test of the page
-            visit.failed = f"{type(error).__name__}: {error}"
-
-
-LANES = 2  # pages in flight: each lane has its own renderer process, so both cores work
-
-
-@pytest.fixture(scope="module")
-def visits(browser, server) -> dict[str, Visit]:
-    """Every page loaded once, on a desktop screen: what the reader gets, then axe-core on
-    that screen and again with the window resized to a phone's. LANES pages at a time,
-    stepped in turn from this one thread."""
-    found = {url: Visit() for url in page_urls()}
-    waiting = list(found)
-    idle = [Lane(browser, server) for _ in range(LANES)]
-    busy: list[tuple[Lane, object]] = []
-    try:
-        while waiting or busy:
-            while waiting and idle:
-                lane, url = idle.pop(), waiting.pop(0)
-                busy.append((lane, lane.visit(url, found[url])))
-            for lane, steps in list(busy):
-                if next(steps, StopIteration) is StopIteration:
-                    busy.remove((lane, steps))
-                    idle.append(lane)
-    finally:
-        for lane in idle + [lane for lane, _ in busy]:
-            lane.context.close()
-    return found
 
 
 @pytest.fixture(params=page_urls())
 def visit(request, visits) -> tuple[str, Visit]:
+    """One page's findings (tests/audit.py; the session starts the audit as soon as the site
+    is built, see tests/conftest.py)."""
     url, found = request.param, visits[request.param]
     assert not found.failed, f"{url}: {found.failed}"
     return url, found
@@ -183,7 +64,7 @@ def test_page_as_a_reader_gets_it(visit, server):
         assert image["alt"].strip(), f"{url}: image without alt text: {image['src']}"
 
     # the language switcher leads to the same page in the other language
-    assert reader["switcher"] == server + twin(url), url
+    assert reader["switcher"] == twin(url), url
 
 
 def _alt_language(url: str) -> str:
