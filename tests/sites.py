@@ -8,7 +8,10 @@ import shutil
 import signal
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
+
+from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -150,3 +153,9 @@ def run_times(cache: Path) -> list[tuple[str, float]]:
 def executions(cache: Path) -> list[str]:
     """Names of the examples executed so far, one entry per run."""
     return [name for name, _ in run_times(cache)]
+
+
+@cache
+def parsed(page: Path) -> BeautifulSoup:
+    """A built page, parsed once per session however many tests read it."""
+    return BeautifulSoup(page.read_text("utf-8"), "html.parser")

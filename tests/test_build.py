@@ -6,7 +6,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.sites import build, executions
+from tests.sites import build, executions, parsed
 
 pytestmark = pytest.mark.slow
 
@@ -97,7 +97,7 @@ def test_published_address_comes_from_the_environment(project):
 def test_pages_request_nothing_outside_the_site(project):
     fetched = "script[src], img[src], iframe[src], source[src], link[href]:not([rel=canonical])"
     for page in (project / "site").rglob("*.html"):
-        for element in BeautifulSoup(page.read_text("utf-8"), "html.parser").select(fetched):
+        for element in parsed(page).select(fetched):
             url = element.get("src") or element.get("href")
             assert not re.match(r"(https?:)?//", url), f"{page}: {element}"
     assert (project / "site" / "assets" / "katex" / "katex.min.css").is_file()

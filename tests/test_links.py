@@ -8,15 +8,11 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
+
+from tests.sites import parsed
 
 pytestmark = pytest.mark.slow
 BASE = "http://site.invalid/"
-
-
-@cache
-def parsed(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
 
 
 @cache
