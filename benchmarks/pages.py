@@ -51,7 +51,8 @@ new PerformanceObserver(list => {
 """
 # The page's reading text with code removed (Playwright's evaluate runs with page JS off too)
 VISIBLE_TEXT = """() => { const c = document.querySelector('.md-content').cloneNode(true);
-    c.querySelectorAll('pre, code, script, style, .katex').forEach(e => e.remove());
+    c.querySelectorAll('pre, code, script, style, .katex, .clipboard-copy-txt')
+        .forEach(e => e.remove());  // the copy button's hidden copy of a cell is code too
     return c.textContent; }"""
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\[|\\frac|\\mathcal|\\partial|(?<![\w$])\$[^$\s][^$]*\$")
 

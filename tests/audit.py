@@ -58,6 +58,16 @@ READER = """() => {
     };
 }"""
 
+# Figures load lazily (resdoc/sitegen/figures.py): load every one, as a reader who scrolls
+# through the page would, before READER checks that each loaded.
+LOAD_LAZY_IMAGES = """async () => {
+    const images = [...document.querySelectorAll('.md-content img')];
+    images.forEach(image => { image.loading = 'eager'; });
+    const loaded = images.map(image => image.complete ? null : new Promise(done => {
+        image.addEventListener('load', done); image.addEventListener('error', done); }));
+    await Promise.race([Promise.all(loaded), new Promise(done => setTimeout(done, 15000))]);
+}"""
+
 # Started, not awaited: the page's renderer works on it while the other lane's page loads.
 # First the layout settles: the transitions a resize starts (Material's drawer) run out, or
 # axe-core would measure colours half-way through them.
@@ -106,6 +116,7 @@ class Lane:
             page.goto(self.server + url, wait_until="commit")
             yield
             page.wait_for_load_state("networkidle")
+            page.evaluate(LOAD_LAZY_IMAGES)
             visit.reader = page.evaluate(READER)
             for screen, viewport in SCREENS.items():
                 page.set_viewport_size(viewport)  # the same load, laid out for a phone's width

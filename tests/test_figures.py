@@ -20,7 +20,7 @@ def test_size_in_css_pixels_from_points(figures):
     assert svg_size(figures("figures/demo/wide.svg")) == (922, 384)
 
 
-def test_wide_figures_are_marked_and_focusable_square_ones_only_sized(figures):
+def test_figures_are_sized_and_lazy_and_wide_ones_marked_and_focusable(figures):
     html = (
         '<p><img alt="a" src="../../figures/demo/wide.svg"></p>'
         '<img class="resdoc-figure" src="../figures/demo/square.svg" alt="b"/>'
@@ -28,9 +28,9 @@ def test_wide_figures_are_marked_and_focusable_square_ones_only_sized(figures):
     )
     assert size_figures(html, figures) == (
         '<p><img alt="a" src="../../figures/demo/wide.svg" width="922" height="384"'
-        ' tabindex="0" class="resdoc-wide"></p>'
+        ' loading="lazy" decoding="async" tabindex="0" class="resdoc-wide"></p>'
         '<img class="resdoc-figure" src="../figures/demo/square.svg" alt="b"'
-        ' width="461" height="461"/>'
+        ' width="461" height="461" loading="lazy" decoding="async"/>'
         '<img src="../assets/logo.svg">'
     )
 

@@ -1,7 +1,8 @@
 """Figures in the built pages: their size, and a mark on the wide ones.
 
 Every ``<img>`` of a published figure gets the figure's own width and height, so the page
-does not jump as figures load. A figure at least twice as wide as tall (two panels side by
+does not jump as figures load, and loads lazily: the browser fetches a figure when the reader
+scrolls near it, so a first visit does not download every figure of a long chapter. A figure at least twice as wide as tall (two panels side by
 side) is marked ``resdoc-wide``: on a phone it keeps a readable width and scrolls sideways
 (docs/assets/stylesheets/extra.css) instead of shrinking its labels to a few pixels. It is
 focusable, so a keyboard can scroll it too.
@@ -42,7 +43,7 @@ def size_figures(html: str, figure_path: Callable[[str], Path | None]) -> str:
         if path is None:
             return tag
         width, height = svg_size(path)
-        extra = f' width="{width}" height="{height}"'
+        extra = f' width="{width}" height="{height}" loading="lazy" decoding="async"'
         if width >= WIDE * height:
             extra += ' tabindex="0"'
             if ' class="' in tag:
