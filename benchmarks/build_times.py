@@ -22,6 +22,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from resdoc.sitegen.examples import run_log  # noqa: E402  (the build's own reader of runs.log)
 
 
 def build(cache: Path, site: Path) -> float:
@@ -39,8 +42,7 @@ def build(cache: Path, site: Path) -> float:
 
 
 def compute_seconds(cache: Path) -> float:
-    log = cache / "examples" / "runs.log"
-    return sum(float(line.split("\t")[1]) for line in log.read_text("utf-8").splitlines())
+    return sum(seconds for _, seconds in run_log(cache / "examples"))
 
 
 def main() -> None:

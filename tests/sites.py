@@ -13,6 +13,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from resdoc.sitegen.examples import run_log
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TINY_EXAMPLE = '''"""Tiny example · a figure and a number."""
@@ -145,9 +147,7 @@ class BackgroundBuild:
 
 def run_times(cache: Path) -> list[tuple[str, float]]:
     """(name, seconds) of every example executed so far, one entry per run."""
-    log = cache / "examples" / "runs.log"
-    lines = log.read_text("utf-8").splitlines() if log.exists() else []
-    return [(name, float(seconds)) for name, seconds in (line.split("\t") for line in lines)]
+    return run_log(cache / "examples")
 
 
 def executions(cache: Path) -> list[str]:

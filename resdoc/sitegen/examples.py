@@ -141,11 +141,11 @@ def time_limit(script: Path) -> int:
     return int(found[1]) if found else DEFAULT_TIME_LIMIT
 
 
-def last_run_times(cache_dir: Path) -> dict[str, float]:
-    """Seconds each example took the last time it ran (from the run log)."""
+def run_log(cache_dir: Path) -> list[tuple[str, float]]:
+    """(name, seconds) of every example executed with this cache, one entry per run, oldest first."""
     log = cache_dir / RUN_LOG
     lines = log.read_text("utf-8").splitlines() if log.exists() else []
-    return {name: float(seconds) for name, seconds in (line.split("\t") for line in lines)}
+    return [(name, float(seconds)) for name, seconds in (line.split("\t") for line in lines)]
 
 
 class ExampleRunner:
@@ -244,7 +244,7 @@ class ExampleRunner:
         reasons = {e.name: self.why_stale(e) for e in examples}
         # longest first (by the last run, or before a first run by the time limit), so that no
         # long example starts last and runs alone while the other cores idle
-        expected = last_run_times(self.cache_dir)
+        expected = dict(run_log(self.cache_dir))  # each example's last run
         stale = sorted(
             (e for e in examples if reasons[e.name]),
             key=lambda e: -expected.get(e.name, time_limit(self.root / e.script)),

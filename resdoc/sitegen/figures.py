@@ -2,8 +2,10 @@
 
 Every ``<img>`` of a published figure gets the figure's own width and height, so the page
 does not jump as figures load, and loads lazily: the browser fetches a figure when the reader
-scrolls near it, so a first visit does not download every figure of a long chapter. A figure at least twice as wide as tall (two panels side by
-side) is marked ``resdoc-wide``: on a phone it keeps a readable width and scrolls sideways
+scrolls near it, so a first visit does not download every figure of a long chapter.
+
+A figure at least twice as wide as tall (two panels side by side) is marked
+``resdoc-wide``: on a phone it keeps a readable width and scrolls sideways
 (docs/assets/stylesheets/extra.css) instead of shrinking its labels to a few pixels. It is
 focusable, so a keyboard can scroll it too.
 """
