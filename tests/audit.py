@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tests.browser import PageWatch, chromium, serve
-from tests.sites import ROOT
+from tests.sites import ROOT, Background
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -153,30 +152,20 @@ def audit(browser, server: str) -> dict[str, Visit]:
     return found
 
 
-class BackgroundAudit:
-    """``python -m tests.audit site`` started now; ``result()`` waits for its findings."""
+class BackgroundAudit(Background):
+    """``python -m tests.audit site`` started now; ``findings()`` waits for them."""
 
     def __init__(self, site: Path, folder: Path):
-        self.findings, self.log = folder / "findings.json", folder / "audit.log"
-        with open(self.log, "w", encoding="utf-8") as output:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "tests.audit", str(site), str(self.findings)],
-                cwd=ROOT,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
+        self.found = folder / "findings.json"
+        command = [sys.executable, "-m", "tests.audit", str(site), str(self.found)]
+        super().__init__(command, folder / "audit.log", cwd=ROOT)
 
-    def result(self) -> dict[str, Visit] | str:
+    def findings(self) -> dict[str, Visit] | str:
         """The findings per page, or why there are none (no Chromium: the tests skip)."""
-        returncode = self.process.wait()
-        assert returncode == 0, self.log.read_text("utf-8")[-5000:]
-        found = json.loads(self.findings.read_text("utf-8"))
+        ran = self.result()
+        assert ran.returncode == 0, ran.stdout[-5000:]
+        found = json.loads(self.found.read_text("utf-8"))
         return found if isinstance(found, str) else {u: Visit(**v) for u, v in found.items()}
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
 
 
 def main(site: Path, findings: Path) -> None:

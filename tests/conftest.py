@@ -84,7 +84,8 @@ def built_project(request, tmp_path_factory):
 
 
 def _start_audit(config, site: Path, tmp_path_factory) -> None:
-    """The browser audit of every page (tests/audit.py), if the session has tests of it."""
+    """The browser audit of every page (tests/audit.py), if wanted (None in the stash: the
+    session has tests of it) and not started yet."""
     if config.stash.get(_AUDIT, 0) is None:
         config.stash[_AUDIT] = BackgroundAudit(site, tmp_path_factory.mktemp("audit"))
 
@@ -150,9 +151,9 @@ def built_site(request) -> Path:
 def visits(request, built_site, tmp_path_factory) -> dict:
     """What every page did and showed in a reader's browser (tests/audit.py), from the audit
     started in the background the moment the site was built."""
-    if request.config.stash.get(_AUDIT, None) is None:  # not started with the build: now
-        request.config.stash[_AUDIT] = BackgroundAudit(built_site, tmp_path_factory.mktemp("audit"))
-    found = request.config.stash[_AUDIT].result()
+    request.config.stash.setdefault(_AUDIT, None)  # wanted now, if not known to be before
+    _start_audit(request.config, built_site, tmp_path_factory)
+    found = request.config.stash[_AUDIT].findings()
     if isinstance(found, str):
         pytest.skip(found)
     return found

@@ -114,24 +114,21 @@ def build(
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
 
 
-class BackgroundBuild:
-    """``build(project, cache, site_dir=site_dir)`` started now, in another process;
-    ``result()`` waits for it. The test session starts the real site's cold build this way
-    before its first test, so the tests that do not need the site run while the examples do,
-    and its second build as soon as the first is done (see tests/conftest.py)."""
+class Background:
+    """``command`` started now, in a process group of its own, its output going to ``log``;
+    ``result()`` waits for it, ``stop()`` kills it and everything it started."""
 
-    def __init__(self, project: Path, log: Path, cache: Path | None = None, site_dir="site"):
-        command, env = _build_command(project, cache, None, site_dir)
-        self.project, self.log = project, log
+    def __init__(self, command: list[str], log: Path, cwd: Path, env: dict | None = None):
+        self.log = log
         with open(log, "w", encoding="utf-8") as output:
             self.process = subprocess.Popen(
                 command,
-                cwd=project,
+                cwd=cwd,
                 env=env,
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 text=True,
-                start_new_session=True,  # stop() ends the examples it started too
+                start_new_session=True,  # stop() ends what it started too (examples, Chromium)
             )
 
     def result(self) -> subprocess.CompletedProcess:
@@ -143,6 +140,18 @@ class BackgroundBuild:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+class BackgroundBuild(Background):
+    """``build(project, cache, site_dir=site_dir)`` started now, in another process. The test
+    session starts the real site's cold build this way before its first test, so the tests
+    that do not need the site run while the examples do, and its second build as soon as the
+    first is done (see tests/conftest.py)."""
+
+    def __init__(self, project: Path, log: Path, cache: Path | None = None, site_dir="site"):
+        command, env = _build_command(project, cache, None, site_dir)
+        self.project = project
+        super().__init__(command, log, cwd=project, env=env)
 
 
 def run_times(cache: Path) -> list[tuple[str, float]]:
