@@ -10,9 +10,11 @@
 from __future__ import annotations
 
 import doctest
+import functools
 import os
 from pathlib import Path
 
+import markdown
 from sybil import Region, Sybil
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
@@ -20,8 +22,7 @@ from sybil.parsers.abstract.doctest import DocTestStringParser
 from sybil.parsers.markdown import CodeBlockParser
 from sybil.parsers.rest import DocTestParser
 
-from resdoc.sitegen.conventions import SNIPPET
-from resdoc.sitegen.pages import snippet_text
+from resdoc.sitegen.conventions import SNIPPET, read_config
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -29,15 +30,30 @@ ROOT = Path(__file__).parent
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
+@functools.cache
+def _snippets():
+    """pymdownx.snippets' preprocessor, configured as mkdocs.yml configures it for the site:
+    includes expand here exactly as on the page (sections, line ranges, missing ones)."""
+    config = read_config(ROOT / "mkdocs.yml")
+    [options] = [
+        entry["pymdownx.snippets"]
+        for entry in config["markdown_extensions"]
+        if isinstance(entry, dict) and "pymdownx.snippets" in entry
+    ]
+    options = {**options, "base_path": [str(ROOT / path) for path in options["base_path"]]}
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options}
+    )
+    return md.preprocessors["snippet"]
+
+
 def expand_includes(source: str) -> str:
     """The code a fence of ``--8<-- "file:section"`` lines shows on the page."""
-    parts = []
-    for line in filter(str.strip, source.splitlines()):
-        match = SNIPPET.match(line)
-        if not match:
+    lines = list(filter(str.strip, source.splitlines()))
+    for line in lines:
+        if not SNIPPET.match(line):
             raise ValueError(f"mixes snippet includes with code: {line!r}")
-        parts.append(snippet_text(ROOT, match["target"]))
-    return "\n".join(parts)
+    return "\n".join(_snippets().run(lines))
 
 
 def compile_included(example) -> None:

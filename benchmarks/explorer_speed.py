@@ -5,7 +5,7 @@
 Serves a standalone page (explorer.css, model.js, ui.js and one <div id="explorer">) on
 127.0.0.1, sets depth and width, then times, inside the page, from dispatching a control's
 ``input`` event to the end of the redraw (forced layout included) -- the time a reader waits.
-Three kinds of change:
+Four kinds of change:
 
 - ``block``: another block type (the weights' random draws are cached and reused);
 - ``depth``: one layer more or less, as the arrow keys on the slider do;
@@ -34,12 +34,13 @@ from tests.browser import CHROMIUM_ARGS, serve  # noqa: E402  (one browser set-u
 
 FILES = (
     ROOT / "docs/assets/javascripts/explorer/model.js",
+    ROOT / "docs/assets/javascripts/explorer/notes.js",
     ROOT / "docs/assets/javascripts/explorer/ui.js",
     ROOT / "docs/assets/stylesheets/explorer.css",
 )
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <link rel="stylesheet" href="explorer.css"></head><body>
-<div id="explorer" data-lang="en"></div><script src="model.js"></script><script src="ui.js"></script>
+<div id="explorer" data-lang="en"></div><script src="model.js"></script><script src="notes.js"></script><script src="ui.js"></script>
 </body></html>"""
 
 # Runs in the page: change one control `repeats` times, timing each change.

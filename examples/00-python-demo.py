@@ -25,6 +25,7 @@ import math
 import statistics
 
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.python_demo import (
     growth_rates,
     independent_backward_gain,
@@ -63,7 +64,7 @@ seed = {(row.depth, "residual" if row.residual else "plain"): row.grad_norm for 
 SWEEP_SEEDS = range(10)
 depths = list(range(1, 31))
 norms = total_norm_by_depth(depths, seeds=SWEEP_SEEDS)
-publish.number("sweep_seeds", len(SWEEP_SEEDS), "{:d}")
+publish.setting("sweep_seeds", len(SWEEP_SEEDS), "{:d}")
 sweep = {}
 for kind in ("plain", "residual"):
     for depth in (10, 20):
@@ -76,7 +77,10 @@ for kind in ("plain", "residual"):
     publish.number(f"total_factor_{kind}", factor, "{:.2f}")
     publish.number(f"total_r2_{kind}", r2, "{:.3f}")
     sweep[kind] = (factor, r2)
-    print(f"{kind:8s} total norm: x{factor:.2f} per block, R^2 = {r2:.3f}")
+    say(
+        f"{kind:8s} 总梯度范数：每块 ×{factor:.2f}，R² = {r2:.3f}",
+        f"{kind:8s} total norm: x{factor:.2f} per block, R^2 = {r2:.3f}",
+    )
 
 publish.claim(
     "seed_demo_explodes",
@@ -142,8 +146,8 @@ publish.figure(
 DEPTH = 20
 SEEDS = range(20)
 profiles = seed_profiles(DEPTH, SEEDS)
-publish.number("depth", DEPTH, "{:d}")
-publish.number("gain_seeds", len(SEEDS), "{:d}")
+publish.setting("depth", DEPTH, "{:d}")
+publish.setting("gain_seeds", len(SEEDS), "{:d}")
 ends, fits = {}, {}
 for kind, runs in profiles.items():
     for end, index in (("input", 0), ("output", -1)):
@@ -176,8 +180,8 @@ alt_straight = publish.claim(
     zh="两条中位数曲线在对数坐标下都接近直线（直线拟合的 R² 为 {{ profile_r2_plain }} 和 "
     "{{ profile_r2_residual }}）：每经过一层，梯度乘上一个大致固定的倍数",
     en="Both median curves are nearly straight on a log scale (a straight-line fit has R² = "
-    "{{ profile_r2_plain }} and {{ profile_r2_residual }}): every layer multiplies the gradient by a "
-    "roughly fixed factor",
+    "{{ profile_r2_plain }} and {{ profile_r2_residual }}): the gradient is multiplied by a "
+    "roughly fixed factor per layer",
     evidence=f"(factor, R^2) {fits}",
 )
 publish.figure(
@@ -214,9 +218,10 @@ for kind, runs in profiles.items():
     publish.number(f"predicted_gain_{kind}", predicted[kind], "{:.3f}")
     for direction, values in growth_rates(runs).items():
         gains[kind, direction] = publish.spread(f"{direction}_gain_{kind}", values, SEEDS, "{:.3f}")
-    print(
-        f"{kind:8s} predicted {predicted[kind]:.3f}   "
-        f"forward {gains[kind, 'forward'].median:.3f}   backward {gains[kind, 'backward'].median:.3f}"
+    forward, backward = gains[kind, "forward"].median, gains[kind, "backward"].median
+    say(
+        f"{kind:8s} 预测 {predicted[kind]:.3f}   前向 {forward:.3f}   反向 {backward:.3f}",
+        f"{kind:8s} predicted {predicted[kind]:.3f}   forward {forward:.3f}   backward {backward:.3f}",
     )
 
 
@@ -241,6 +246,7 @@ publish.claim(
     en="The residual net's backward factor, {{ backward_gain_residual_spread }}, is larger than the "
     "predicted {{ predicted_gain_residual }}, in every seed",
     evidence=f"backward {gains['residual', 'backward']} vs predicted {predicted['residual']:.4f}",
+    every="seed",
 )
 independent = publish.spread(
     "independent_backward_gain_residual",
@@ -269,7 +275,10 @@ publish.claim(
     "predicted {{ predicted_gain_plain }}",
     evidence=f"off by {off_by('plain', 'backward'):.3f}",
 )
-print(f"residual, an output gradient independent of the weights: {independent.median:.3f}")
+say(
+    f"residual，与权重无关的输出梯度：{independent.median:.3f}",
+    f"residual, an output gradient independent of the weights: {independent.median:.3f}",
+)
 
 # %% [markdown] lang="zh"
 # ## 这样大的梯度能用来训练吗
@@ -285,9 +294,9 @@ print(f"residual, an output gradient independent of the weights: {independent.me
 
 # %%
 SGD_SEEDS, SGD_LR, SGD_STEPS = range(5), 0.01, 20
-publish.number("sgd_lr", SGD_LR, "{:g}")
-publish.number("sgd_steps", SGD_STEPS, "{:d}")
-publish.number("sgd_seeds", len(SGD_SEEDS), "{:d}")
+publish.setting("sgd_lr", SGD_LR, "{:g}")
+publish.setting("sgd_steps", SGD_STEPS, "{:d}")
+publish.setting("sgd_seeds", len(SGD_SEEDS), "{:d}")
 runs = {
     kind: [sgd_losses(kind == "residual", DEPTH, SGD_LR, SGD_STEPS, s) for s in SGD_SEEDS]
     for kind in ("plain", "residual")
@@ -312,6 +321,7 @@ publish.claim(
     "{{ sgd_blown_step_spread }} updates (median and range); the plain stack's loss does not move: "
     "after {{ sgd_steps }} steps it is within one part in 100,000 of where it started",
     evidence=f"residual non-finite from steps {blown}; plain moved {moved}",
+    every="seed",
 )
 publish.claim(
     "sgd_short",
@@ -333,8 +343,8 @@ publish.claim(
     "{{ sgd_blown_step_spread }} updates",
     evidence=f"total norm fit {sweep['residual']}; non-finite from steps {blown}",
 )
-print("residual stack: loss not finite from step", blown)
-print("plain stack: loss changed by", [f"{m:.1e}%" for m in moved])
+say("residual 堆叠：损失从这些步起不再有限", "residual stack: loss not finite from step", blown)
+say("plain 堆叠：损失的变化", "plain stack: loss changed by", [f"{m:.1e}%" for m in moved])
 
 # %% [markdown] lang="zh"
 # ## 结论
@@ -352,7 +362,7 @@ vanishing = publish.claim(
     ends["plain", "input"].high < ends["plain", "output"].low / 1000
     and sweep["plain"][0] < 0.8
     and sweep["plain"][1] > 0.98,
-    zh="没有快捷路径时，默认初始化下的深层线性堆叠梯度会**消失**（vanishing gradient）：随深度指数变小",
+    zh="没有快捷路径时，默认初始化下的深层线性堆叠梯度随深度指数变小，即**梯度消失**（vanishing gradient）",
     en="without shortcuts, a deep linear stack under the default initialization has **vanishing** "
     "gradients: they shrink exponentially with depth",
     evidence=f"plain input/output gradients {ends['plain', 'input']}, {ends['plain', 'output']}; "
@@ -363,7 +373,7 @@ exploding = publish.claim(
     ends["residual", "input"].low > 5 * ends["residual", "output"].high
     and sweep["residual"][0] > 1.2
     and sweep["residual"][1] > 0.98,
-    zh="这个残差堆叠的梯度就随深度指数**爆炸**（exploding gradient）",
+    zh="这个残差堆叠的梯度就随深度指数增大，即**梯度爆炸**（exploding gradient）",
     en="this residual stack's gradient **explodes** exponentially with depth",
     evidence=f"residual input/output gradients {ends['residual', 'input']}, "
     f"{ends['residual', 'output']}; total norm fit {sweep['residual']}",

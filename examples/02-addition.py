@@ -31,11 +31,12 @@ from resdoc.addition import (
     n_params,
 )
 from resdoc.addition_plots import growth_figure
+from resdoc.bilingual import say
 
 torch.manual_seed(0)
 block = ProjectionBlock(dim_in=16, dim_out=32, hidden=64)
 x = torch.randn(8, 16)
-print("input", tuple(x.shape), "-> output", tuple(block(x).shape))
+say(f"输入 {tuple(x.shape)} -> 输出", f"input {tuple(x.shape)} -> output", tuple(block(x).shape))
 publish.number("projection_params", n_params(block.shortcut), "{:d}")
 publish.number("identity_params", n_params(ProjectionBlock(32, 32, hidden=64).shortcut), "{:d}")
 
@@ -56,14 +57,16 @@ publish.number("identity_params", n_params(ProjectionBlock(32, 32, hidden=64).sh
 DIM = HIDDEN = GROWTH = 64
 depths = list(range(1, 33))
 table = growth_table(depths, dim=DIM, hidden=HIDDEN, growth=GROWTH)
-publish.number("dim", DIM, "{:d}")
-publish.number("growth", GROWTH, "{:d}")
-publish.number("max_depth", depths[-1], "{:d}")
+publish.setting("dim", DIM, "{:d}")
+publish.setting("growth", GROWTH, "{:d}")
+publish.setting("max_depth", depths[-1], "{:d}")
 for kind in ("add", "concat"):
     publish.number(f"{kind}_width", table[kind]["width"][-1], "{:d}")
     publish.number(f"{kind}_params", table[kind]["params"][-1], "{:,d}")
-    print(
-        f"{kind:6s} {depths[-1]} blocks: width {table[kind]['width'][-1]}, parameters {table[kind]['params'][-1]:,}"
+    width, params = table[kind]["width"][-1], table[kind]["params"][-1]
+    say(
+        f"{kind:6s} {depths[-1]} 个块：宽度 {width}，参数 {params:,}",
+        f"{kind:6s} {depths[-1]} blocks: width {width}, parameters {params:,}",
     )
 publish.number("params_ratio", table["concat"]["params"][-1] / table["add"]["params"][-1], "{:.1f}")
 
@@ -81,6 +84,7 @@ add_claim = publish.claim(
     en="With addition the output width stays {{ add_width }} and every block adds the same number of "
     "parameters (linear growth)",
     evidence=f"add widths {set(table['add']['width'])}, parameter steps {set(add_steps)}",
+    every="block",
 )
 concat_claim = publish.claim(
     "concat_quadratic",
@@ -92,6 +96,7 @@ concat_claim = publish.claim(
     "adds a fixed amount more parameters than the one before (quadratic growth)",
     evidence=f"concat width steps {set(steps(table['concat']['width']))}, second differences of "
     f"parameters {set(steps(concat_steps))}",
+    every="block",
 )
 publish.claim(
     "formulas_match",
@@ -104,6 +109,7 @@ publish.claim(
     en="For every depth, these two formulas give exactly the parameter counts measured above by "
     "building the networks",
     evidence="compared add_params_formula and concat_params_formula with growth_table",
+    every="depth",
 )
 publish.figure(
     "add-vs-concat",

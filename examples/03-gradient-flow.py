@@ -28,6 +28,7 @@ import numpy as np
 import torch
 
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.gradient_flow import (
     gradient_profiles,
     input_gradients,
@@ -40,15 +41,15 @@ from resdoc.shortcut import ResidualBlock
 
 SEEDS = range(8)
 DIM, TOLERANCE = 16, 1e-5  # float32 rounding in a 16-dimensional block stays far below 1e-5
-publish.number("seeds", len(SEEDS), "{:d}")
-publish.number("jacobian_dim", DIM, "{:d}")
-publish.number("jacobian_tolerance", TOLERANCE, "{:.0e}")
+publish.setting("seeds", len(SEEDS), "{:d}")
+publish.setting("jacobian_dim", DIM, "{:d}")
+publish.setting("jacobian_tolerance", TOLERANCE, "{:.0e}")
 errors = []
 for seed in SEEDS:
     torch.manual_seed(seed)
     autograd, formula = residual_jacobian(ResidualBlock(dim=DIM, hidden=64), torch.randn(DIM))
     errors.append((autograd - formula).abs().max().item())
-print("max |autograd - (I + dF/dx)| per seed:", errors)
+say("每个种子的 max |autograd - (I + dF/dx)|：", "max |autograd - (I + dF/dx)| per seed:", errors)
 publish.number("jacobian_max_error", max(errors), "{:.1e}", seeds=SEEDS)
 publish.claim(
     "jacobian_agrees",
@@ -59,6 +60,7 @@ publish.claim(
     "entry: the largest difference is {{ jacobian_max_error }}, below the float32 rounding the check "
     "allows, {{ jacobian_tolerance }}.",
     evidence=f"largest difference {max(errors):.2e}, allowed {TOLERANCE}",
+    every=("entry", "seed"),
 )
 
 # %% [markdown] lang="zh"
@@ -76,8 +78,8 @@ publish.claim(
 
 # %%
 DEPTH = 50
-publish.number("depth", DEPTH, "{:d}")
-publish.number("profile_width", 64, "{:d}")  # gradient_profiles' default dim and hidden
+publish.setting("depth", DEPTH, "{:d}")
+publish.setting("profile_width", 64, "{:d}")  # gradient_profiles' default dim and hidden
 panels = {
     "default": {},
     "he": {},
@@ -88,6 +90,10 @@ for seed in SEEDS:
             panels[init].setdefault(kind, []).append(np.array(grads) / grads[-1])
 panels = {init: {k: np.array(v) for k, v in kinds.items()} for init, kinds in panels.items()}
 ratio, per_block = {}, {}
+say(
+    "每个种子的 ||dl/dx_0|| / ||dl/dx_L||（输入处与输出处梯度范数之比）：",
+    "||dl/dx_0|| / ||dl/dx_L|| (gradient norm at the input over the output's), per seed:",
+)
 for init, profiles in panels.items():
     for kind, rows in profiles.items():
         key = f"{init}_{kind}"
@@ -96,8 +102,8 @@ for init, profiles in panels.items():
         per_block[key] = publish.spread(
             f"per_block_{key}", rows[:, 0] ** (1 / DEPTH), seeds=SEEDS, fmt="{:.2f}"
         )
-        print(f"{key:20s} ||dl/dx_0|| / ||dl/dx_L||:", " ".join(f"{r:.3g}" for r in rows[:, 0]))
-publish.number("sqrt2", math.sqrt(2), "{:.2f}")
+        print(f"{key:20s}", " ".join(f"{r:.3g}" for r in rows[:, 0]))
+publish.setting("sqrt2", math.sqrt(2), "{:.2f}")
 gradient_claims = [
     publish.claim(
         "default_plain_vanishes",
@@ -158,14 +164,14 @@ gradient_claims = [
         ratio["he_residual-scaled"].low > 1 and ratio["he_residual-scaled"].high < 5,
         zh="把每个分支的最后一层乘以 1/√L 后，输入处的梯度只是输出处的 "
         "{{ ratio_he_residual-scaled_spread }} 倍。",
-        en="With every branch's last layer multiplied by 1/√L, the gradient at the input is only "
+        en="With the branches' last layers multiplied by 1/√L, the gradient at the input is only "
         "{{ ratio_he_residual-scaled_spread }} times that at the output.",
         evidence=f"ratios {ratio['he_residual-scaled'].low:.2f}–{ratio['he_residual-scaled'].high:.2f}, "
         "required within (1, 5)",
     ),
 ]
-for _zh, en in gradient_claims:
-    print(en)
+for sentences in gradient_claims:
+    say(*sentences)
 publish.figure(
     "gradient-norms",
     lambda tr: gradient_profile_figure(panels, tr),
@@ -209,20 +215,19 @@ correlations, sizes = {}, {}  # kind -> (depths, seeds) array
 for kind, net in variants.items():
     correlations[kind], sizes[kind] = map(np.array, shattering(DEPTHS, seeds=SEEDS, **net))
 SHOWN, MID = 50, 16  # the depth drawn on the left; the depth from which the plain net has shattered
-publish.number("grid_points", len(input_gradients(scalar_net(1, residual=False))[0]), "{:d}")
-publish.number("shattered_width", scalar_net(1, residual=False)[0].out_features, "{:d}")
-publish.number("shattered_mid_depth", MID, "{:d}")
+publish.setting("grid_points", len(input_gradients(scalar_net(1, residual=False))[0]), "{:d}")
+publish.setting("shattered_width", scalar_net(1, residual=False)[0].out_features, "{:d}")
+publish.setting("shattered_mid_depth", MID, "{:d}")
 examples = {
     kind: input_gradients(scalar_net(SHOWN, seed=0, **net)) for kind, net in variants.items()
 }
-publish.number("shattered_min_depth", DEPTHS[0], "{:d}")
-publish.number("shattered_max_depth", DEPTHS[-1], "{:d}")
-publish.number("shattered_depth_shown", SHOWN, "{:d}")
+publish.setting("shattered_min_depth", DEPTHS[0], "{:d}")
+publish.setting("shattered_max_depth", DEPTHS[-1], "{:d}")
+publish.setting("shattered_depth_shown", SHOWN, "{:d}")
 corr = {}
+say(f"各深度 {DEPTHS} 下相邻梯度相关系数的中位数：", f"median correlation at depths {DEPTHS}:")
 for kind, rows in correlations.items():
-    print(
-        f"{kind:12s} median correlation by depth:", " ".join(f"{m:.2f}" for m in np.median(rows, 1))
-    )
+    print(f"{kind:12s}", " ".join(f"{m:.2f}" for m in np.median(rows, 1)))
     for depth in (DEPTHS[0], 8, 12, MID, SHOWN, DEPTHS[-1]):
         corr[kind, depth] = publish.spread(
             f"corr_{kind}_d{depth}", rows[DEPTHS.index(depth)], seeds=SEEDS, fmt="{:.2f}"
@@ -257,6 +262,7 @@ shattered_claims = [
         evidence=f"2 layers min {corr['plain', 2].low:.2f} vs 8 layers max {corr['plain', 8].high:.2f} "
         f"(+0.2); medians 8: {corr['plain', 8].median:.2f}, 12: {corr['plain', 12].median:.2f} (+0.2); "
         f"max |corr| at >= 16 layers {plain_deep_abs:.2f} (need < 0.3)",
+        every=("seed", "depth"),
     ),
     publish.claim(
         "shattered_not_small",
@@ -277,7 +283,7 @@ shattered_claims = [
         corr["residual", DEPTHS[-1]].low > 0.3 and corr["residual", MID].low > plain_deep_abs + 0.3,
         zh="在每层外面加一条捷径，相关系数衰减得慢得多：{{ shattered_mid_depth }} 层时仍是 {{ corr_residual_d16_spread }}，"
         "{{ shattered_max_depth }} 层时仍有 {{ corr_residual_d100_spread }}。",
-        en="With a shortcut around every layer the correlation decays far more slowly: still "
+        en="With one shortcut per layer the correlation decays far more slowly: still "
         "{{ corr_residual_d16_spread }} at {{ shattered_mid_depth }} layers and {{ corr_residual_d100_spread }} at "
         "{{ shattered_max_depth }} layers.",
         evidence=f"residual min at 100 layers {corr['residual', DEPTHS[-1]].low:.2f} (need > 0.3); "
@@ -295,6 +301,7 @@ shattered_claims = [
         "above {{ residual-2_deepest_max_abs }} in absolute value.",
         evidence=f"two-layer blocks: min at {MID} layers {corr['residual-2', MID].low:.2f} vs plain max "
         f"|corr| {plain_deep_abs:.2f} + 0.2; max |corr| at 100 layers {residual2_deepest_abs:.2f} (< 0.3)",
+        every="seed",
     ),
     publish.claim(
         "no_bn_plain_shatters_slowly",
@@ -310,8 +317,8 @@ shattered_claims = [
         f"{corr['plain-no-bn', DEPTHS[-1]].high:.2f} (need wider than 0.3)",
     ),
 ]
-for _zh, en in shattered_claims:
-    print(en)
+for sentences in shattered_claims:
+    say(*sentences)
 publish.figure(
     "shattered-gradients",
     lambda tr: shattered_figure(examples, DEPTHS, correlations, SHOWN, tr),
@@ -328,7 +335,7 @@ publish.figure(
 # ## 与论文对照、小结
 
 # %% [markdown] lang="en"
-# ## Against the paper, and the summary
+# ## Comparison with the paper, and the summary
 
 # %%
 publish.claim(
@@ -337,8 +344,8 @@ publish.claim(
     zh="两种网络都像论文那样带批量归一化时，Balduzzi 等人描述的对比得到复现：普通网络的梯度在 {{ shattered_mid_depth }} 层以内就碎了，"
     "每层一条捷径的残差网络到 {{ shattered_max_depth }} 层仍保持相关（{{ corr_residual_d100_spread }}）。",
     en="With batch normalization in both nets, as in the paper, the contrast Balduzzi et al. describe "
-    "reproduces: the plain net's gradients shatter within {{ shattered_mid_depth }} layers, while the residual net with a "
-    "shortcut around every layer keeps them correlated up to {{ shattered_max_depth }} layers "
+    "is reproduced: the plain net's gradients shatter within {{ shattered_mid_depth }} layers, while the residual net with "
+    "one shortcut per layer keeps them correlated up to {{ shattered_max_depth }} layers "
     "({{ corr_residual_d100_spread }}).",
     evidence=f"plain max |corr| at >= 16 layers {plain_deep_abs:.2f} (< 0.3); residual min at 100 "
     f"layers {corr['residual', DEPTHS[-1]].low:.2f} (> 0.3)",
@@ -352,7 +359,7 @@ publish.claim(
     zh="这个“1”让默认初始化下的梯度不再逐层消失，但不限制分支项的大小：He 初始化下，不缩放的残差网络梯度"
     "每块增大约 {{ per_block_he_residual }} 倍；末层乘以 $1/\\sqrt{L}$ 后，输入处只是输出处的 "
     "{{ ratio_he_residual-scaled }} 倍。",
-    en="The “1” stops the gradient vanishing block by block under the default init, but it does not bound "
+    en='The "1" stops the gradient vanishing block by block under the default init, but it does not bound '
     "the branch term: with He init the unscaled residual net's gradient grows about "
     "{{ per_block_he_residual }}-fold per block; with the last layer times $1/\\sqrt{L}$ it is only "
     "{{ ratio_he_residual-scaled }} times larger at the input than at the output.",
@@ -369,7 +376,7 @@ publish.claim(
     "{{ shattered_max_depth }} 层仍保持相关；每两层一条捷径时，{{ shattered_max_depth }} 层处也碎了；"
     "去掉批量归一化，普通网络碎得慢得多。",
     en="Shattered gradients: the batch-normalized plain net's input gradients look like white noise "
-    "within {{ shattered_mid_depth }} layers, the residual net with a shortcut around every layer keeps them correlated up to "
+    "within {{ shattered_mid_depth }} layers, the residual net with one shortcut per layer keeps them correlated up to "
     "{{ shattered_max_depth }} layers; with a shortcut every two layers they shatter too by "
     "{{ shattered_max_depth }} layers; without batch normalization the plain net shatters much more slowly.",
     evidence="the conditions of plain_bn_shatters, residual_stays_correlated, "

@@ -36,18 +36,19 @@ from resdoc.add_norm import (
     stream_profile,
 )
 from resdoc.add_norm_plots import final_ln_figure, init_grad_figure, ratio_figure, warmup_figure
+from resdoc.bilingual import say
 
 cfg = TransformerConfig()
-publish.number("d_model", cfg.d_model, "{:d}")
-publish.number("seq_len", cfg.length, "{:d}")
-publish.number("vocab", cfg.vocab, "{:d}")
+publish.setting("d_model", cfg.d_model, "{:d}")
+publish.setting("seq_len", cfg.length, "{:d}")
+publish.setting("vocab", cfg.vocab, "{:d}")
 DEPTHS, PROFILE_DEPTH = (3, 6, 12, 24, 48), 24
 SEEDS, BATCHES = range(10), 3
-publish.number("min_layers", DEPTHS[0], "{:d}")
-publish.number("max_layers", DEPTHS[-1], "{:d}")
-publish.number("profile_layers", PROFILE_DEPTH, "{:d}")
-publish.number("init_seeds", len(SEEDS), "{:d}")
-publish.number("init_batches", BATCHES, "{:d}")
+publish.setting("min_layers", DEPTHS[0], "{:d}")
+publish.setting("max_layers", DEPTHS[-1], "{:d}")
+publish.setting("profile_layers", PROFILE_DEPTH, "{:d}")
+publish.setting("init_seeds", len(SEEDS), "{:d}")
+publish.setting("init_batches", BATCHES, "{:d}")
 study = init_study(DEPTHS, SEEDS, BATCHES)
 
 
@@ -61,10 +62,11 @@ for L in DEPTHS:
     last[L] = spread(f"post_last_l{L}", post[:, -1]), spread(f"pre_last_l{L}", pre[:, -1])
     ratio[L] = spread(f"ratio_l{L}", post[:, -1] / pre[:, -1])
     growth[L] = spread(f"stream_growth_l{L}", study[L]["growth"])
-    print(
-        f"L={L:2d} last layer: Post-LN {last[L][0].median:.3f} Pre-LN {last[L][1].median:.3f}"
-        f"  ratio {ratio[L].median:.2f} ({ratio[L].low:.2f}-{ratio[L].high:.2f})"
-        f"  Pre-LN stream growth {growth[L].median:.2f}"
+    norms = f"Post-LN {last[L][0].median:.3f} Pre-LN {last[L][1].median:.3f}"
+    ratios = f"{ratio[L].median:.2f} ({ratio[L].low:.2f}-{ratio[L].high:.2f})"
+    say(
+        f"L={L:2d} 最后一层：{norms}  之比 {ratios}  Pre-LN 残差流增长 {growth[L].median:.2f}",
+        f"L={L:2d} last layer: {norms}  ratio {ratios}  Pre-LN stream growth {growth[L].median:.2f}",
     )
 lo, hi = DEPTHS[0], DEPTHS[-1]
 profile = {kind: study[PROFILE_DEPTH][kind] for kind in ("post", "pre")}
@@ -97,6 +99,7 @@ publish.claim(
     en="Pre-LN is the other way round, larger towards the input: in every seed the last layer's "
     "gradient is smaller than the first's, by a ratio of {{ pre_last_over_first_spread }}",
     evidence=f"largest ratio {pre_lf.high:.2f} (< 0.9)",
+    every="seed",
 )
 publish.claim(
     "post_last_does_not_shrink",
@@ -134,6 +137,7 @@ publish.claim(
     en="In every seed and at every depth, Post-LN's last-layer gradient is larger than Pre-LN's "
     "(at least {{ ratio_smallest }} times as large)",
     evidence=f"smallest ratio over seeds and depths {smallest:.2f} (> 1.3)",
+    every=("seed", "depth"),
 )
 publish.claim(
     "stream_grows",
@@ -150,7 +154,7 @@ growth_gain = growth[hi].median / growth[lo].median
 sqrt_gain = np.sqrt(hi / lo)
 publish.number("ratio_gain", ratio_gain, "{:.1f}", seeds=SEEDS)
 publish.number("stream_gain", growth_gain, "{:.1f}", seeds=SEEDS)
-publish.number("sqrt_gain", sqrt_gain, "{:.0f}")
+publish.setting("sqrt_gain", sqrt_gain, "{:.0f}")
 publish.claim(
     "ratio_slower_than_sqrt",
     0.5 * sqrt_gain < ratio_gain < sqrt_gain,
@@ -174,6 +178,7 @@ publish.claim(
     "({{ stream_gain }}-fold), and the ratio divided by it stays between {{ ratio_over_growth_min }} "
     "and {{ ratio_over_growth_max }} at every depth",
     evidence=f"ratio / stream growth per depth: {', '.join(f'{t:.2f}' for t in tracking)}",
+    every="depth",
 )
 publish.claim(
     "theorem_reproduces",
@@ -182,7 +187,7 @@ publish.claim(
     and ratio[hi].low > ratio[lo].high,
     zh="定理对两种顺序所作的对比——Post-LN 最后一层的梯度不随深度变小，Pre-LN 的随残差流范数增大而变小——在这里得到了**重现**",
     en="The contrast the theorem draws between the two orders — a last-layer gradient that does not "
-    "shrink with depth for Post-LN, one that shrinks as the stream grows for Pre-LN — **reproduces** here",
+    "shrink with depth for Post-LN, one that shrinks as the stream grows for Pre-LN — **is reproduced** here",
     evidence="the three last-layer claims above",
 )
 publish.claim(
@@ -216,7 +221,7 @@ alt_ratio = publish.claim(
 publish.figure("post-pre-ratio", lambda tr: ratio_figure(study, tr), alt=alt_ratio)
 
 # %% [markdown] lang="zh"
-# ## 为什么 Pre-LN 需要最后一个层归一化
+# ## 为什么 Pre-LN 需要最终层归一化
 #
 # 每个种子建一个 64 块的 Pre-LN 编码器（与上面同样的初始化），只做前向传播：记下每一块之后残差流的范数
 # $\lVert x_l \rVert$、它经过最终层归一化后的范数、各块写入之和 $\lVert x_l - x_0 \rVert$，
@@ -232,12 +237,12 @@ publish.figure("post-pre-ratio", lambda tr: ratio_figure(study, tr), alt=alt_rat
 
 # %%
 STACK = 64
-publish.number("stack_blocks", STACK, "{:d}")
+publish.setting("stack_blocks", STACK, "{:d}")
 profiles = [stream_profile(STACK, seed) for seed in SEEDS]
 runs = {key: np.array([p[key] for p in profiles]) for key in profiles[0]}  # (seeds, ...)
 blocks = np.arange(1, STACK + 1)
 root_d = np.sqrt(cfg.d_model)
-publish.number("root_d", root_d, "{:.2f}")
+publish.setting("root_d", root_d, "{:.2f}")
 head_off = np.abs(runs["head_in"] / root_d - 1).max()
 publish.number("head_in_off_percent", 100 * head_off, "{:.2g}%", seeds=SEEDS)
 stream_0 = spread("stream_norm_l0", runs["stream"][:, 0], fmt="{:.1f}")
@@ -254,23 +259,35 @@ cross = spread("cross_share", runs["cross"].sum(1) / runs["branch"].sum(1))
 rel_first = spread("relative_first", runs["relative"][:, 0])
 rel_last = spread("relative_last", runs["relative"][:, -1], fmt="{:.3f}")
 LATE = STACK // 4  # fit the share's decay from here on, once the stream is no longer mostly x_0
-publish.number("late_from", LATE, "{:d}")
+publish.setting("late_from", LATE, "{:d}")
 late = blocks >= LATE
 rel_exp = spread("relative_exponent", [-power_fit(blocks[late], r[late]) for r in runs["relative"]])
-print(
+say(
+    f"残差流 {stream_0.median:.1f} -> {stream_L.median:.1f}；输出头的输入与 sqrt(d) = {root_d:.2f} "
+    f"相差不到 {100 * head_off:.2g}%",
     f"stream {stream_0.median:.1f} -> {stream_L.median:.1f}; head input within {100 * head_off:.2g}% "
-    f"of sqrt(d) = {root_d:.2f}; writes exponent {exponent.median:.3f} ({exponent.low:.3f}-"
-    f"{exponent.high:.3f}); predicted from the branches {predicted.median:.3f}, largest gap {gap:.3f}; "
+    f"of sqrt(d) = {root_d:.2f}",
+)
+say(
+    f"写入的指数 {exponent.median:.3f}（{exponent.low:.3f}-{exponent.high:.3f}）；"
+    f"由分支预测 {predicted.median:.3f}，最大差 {gap:.3f}",
+    f"writes exponent {exponent.median:.3f} ({exponent.low:.3f}-{exponent.high:.3f}); "
+    f"predicted from the branches {predicted.median:.3f}, largest gap {gap:.3f}",
+)
+say(
+    f"交叉项占比 {cross.median:.2f}（{cross.low:.2f}-{cross.high:.2f}）；相对写入 "
+    f"{rel_first.median:.3f} -> {rel_last.median:.3f}，从第 {LATE} 块起像 l^-{rel_exp.median:.2f}"
+    f"（{rel_exp.low:.2f}-{rel_exp.high:.2f}）",
     f"cross share {cross.median:.2f} ({cross.low:.2f}-{cross.high:.2f}); relative write "
     f"{rel_first.median:.3f} -> {rel_last.median:.3f}, like l^-{rel_exp.median:.2f} "
-    f"({rel_exp.low:.2f}-{rel_exp.high:.2f}) from block {LATE}"
+    f"({rel_exp.low:.2f}-{rel_exp.high:.2f}) from block {LATE}",
 )
 
 # %%
 publish.claim(
     "head_scale_without_final_ln",
     stream_L.low > 3 * stream_0.high,
-    zh="没有最终层归一化，输出层看到的向量随深度变长：范数从嵌入处的 {{ stream_norm_l0_spread }} "
+    zh="没有最终层归一化，输出层看到的向量范数随深度变大：范数从嵌入处的 {{ stream_norm_l0_spread }} "
     "增长到 {{ stack_blocks }} 块之后的 {{ stream_norm_last_spread }}",
     en="Without a final LayerNorm, the vector the head sees grows with depth: its norm goes from "
     "{{ stream_norm_l0_spread }} at the embedding to {{ stream_norm_last_spread }} after "
@@ -285,6 +302,7 @@ publish.claim(
     en="With the final LayerNorm, the norm the head sees is $\\sqrt{d}$ = {{ root_d }} at every depth "
     "and in every seed, to within {{ head_in_off_percent }}",
     evidence=f"largest relative deviation {head_off:.2e} (< 1e-3)",
+    every=("depth", "seed"),
 )
 publish.claim(
     "writes_grow_like_sqrt",
@@ -295,18 +313,20 @@ publish.claim(
     "$p$ = {{ writes_exponent_spread }} (fitted over $l = 1$ to {{ stack_blocks }}): close to the "
     "$\\sqrt{l}$ of the derivation, but a little faster in every seed",
     evidence=f"exponent {exponent.low:.3f}-{exponent.high:.3f} (within 0.5-0.7)",
+    every="seed",
 )
 publish.claim(
     "exponent_from_branches",
     gap < 0.1 and branch.low > 0,
-    zh="原因是每块的写入本身也随深度缓慢变大：$E\\lVert F_l \\rVert^2$ 按 $l^q$ 增长，"
+    zh="原因是写入本身也随深度缓慢变大：$E\\lVert F_l \\rVert^2$ 按 $l^q$ 增长，"
     "$q$ = {{ branch_exponent_spread }}。写入彼此近似独立时，平方范数相加，预测的指数是 $(1+q)/2$ = "
     "{{ predicted_exponent_spread }}，每个种子都与拟合值相差不到 0.1",
-    en="The reason: each block's write itself grows slowly with depth, $E\\lVert F_l \\rVert^2$ like "
+    en="The reason: the writes themselves grow slowly with depth, $E\\lVert F_l \\rVert^2$ like "
     "$l^q$ with $q$ = {{ branch_exponent_spread }}. If the writes are roughly independent their "
     "squared norms add, which predicts an exponent of $(1+q)/2$ = {{ predicted_exponent_spread }}, "
     "within 0.1 of the fit in every seed",
     evidence=f"largest gap {gap:.3f} (< 0.1), smallest q {branch.low:.3f} (> 0)",
+    every="seed",
 )
 publish.claim(
     "cross_terms_cancel_on_average",
@@ -323,7 +343,7 @@ publish.claim(
     rel_last.high < 0.5 * rel_first.low,
     zh="每块写入占残差流的比例随深度变小：第一块的写入是残差流的 {{ relative_first_spread }}，"
     "第 {{ stack_blocks }} 块只有 {{ relative_last_spread }}",
-    en="Each block's write becomes a smaller fraction of the stream with depth: the first block "
+    en="The blocks' writes become a smaller fraction of the stream with depth: the first block "
     "writes {{ relative_first_spread }} of the stream's norm, block {{ stack_blocks }} only "
     "{{ relative_last_spread }}",
     evidence=f"largest last {rel_last.high:.3f} vs half the smallest first {rel_first.low / 2:.3f}",
@@ -351,7 +371,7 @@ alt_final = publish.claim(
     en=f"A Pre-LN encoder of {STACK} blocks at initialization (median and range over {len(SEEDS)} "
     "seeds, log-log axes). Left: without a final LayerNorm the norm the head sees grows with the "
     "number of blocks; with it the norm stays at √d; the summed writes lie close to a straight "
-    "line, the dashed fitted power law. Right: each block's write relative to the stream shrinks "
+    "line, the dashed fitted power law. Right: the blocks' writes relative to the stream shrink "
     "with depth, over the later blocks about as fast as the dashed 1/√l.",
 )
 publish.figure(
@@ -376,10 +396,12 @@ centred = [rms_vs_layer_norm(0.0, seed, tokens=RMS_TOKENS) for seed in RMS_SEEDS
 shifted = [rms_vs_layer_norm(1.0, seed, tokens=RMS_TOKENS) for seed in RMS_SEEDS]
 publish.number("rms_centred_max", max(centred), "{:.1g}", seeds=RMS_SEEDS)
 shifted_spread = publish.spread("rms_shifted", shifted, seeds=RMS_SEEDS, fmt="{:.2f}")
-publish.number("rms_seeds", len(RMS_SEEDS), "{:d}")
-publish.number("rms_tokens", RMS_TOKENS, "{:d}")
-print(
-    f"RMSNorm - LN: centred at most {max(centred):.1e}, shifted {shifted_spread.low:.2f}-{shifted_spread.high:.2f}"
+publish.setting("rms_seeds", len(RMS_SEEDS), "{:d}")
+publish.setting("rms_tokens", RMS_TOKENS, "{:d}")
+shifted_range = f"{shifted_spread.low:.2f}-{shifted_spread.high:.2f}"
+say(
+    f"RMSNorm - LN：均值为 0 时至多 {max(centred):.1e}，平移后 {shifted_range}",
+    f"RMSNorm - LN: centred at most {max(centred):.1e}, shifted {shifted_range}",
 )
 publish.claim(
     "rms_equals_ln_when_centred",
@@ -387,7 +409,7 @@ publish.claim(
     zh="均值为 0 的词元上，RMSNorm 与层归一化只差浮点舍入（最大差别 {{ rms_centred_max }}）；"
     "把每个特征平移 1，两者就明显不同（最大差别 {{ rms_shifted_spread }}）",
     en="On tokens with mean zero, RMSNorm and layer normalization differ only by floating-point "
-    "rounding (at most {{ rms_centred_max }}); shift every feature by 1 and they clearly differ (by up "
+    "rounding (at most {{ rms_centred_max }}); add 1 to the features and they clearly differ (by up "
     "to {{ rms_shifted_spread }})",
     evidence=f"centred {max(centred):.1e} (< 1e-5), shifted smallest {shifted_spread.low:.2f} (> 0.5)",
 )
@@ -412,22 +434,23 @@ SHOWN, LOW, HIGH = 3e-2, 1e-2, 1e-1
 SEEDS_PER_LR = {SHOWN: range(5), LOW: range(3), HIGH: range(3)}  # the first is drawn step by step
 STEPS, WARMUP = 150, 50
 accuracy, curves = lr_sweep(SEEDS_PER_LR, steps=STEPS, warmup=WARMUP)
-publish.number("steps", STEPS, "{:d}")
-publish.number("warmup", WARMUP, "{:d}")
-publish.number("n_layer", cfg.n_layer, "{:d}")
-publish.number("shown_lr", SHOWN, "{:g}")
-publish.number("lr_low", LOW, "{:g}")
-publish.number("lr_high", HIGH, "{:g}")
+publish.setting("steps", STEPS, "{:d}")
+publish.setting("warmup", WARMUP, "{:d}")
+publish.setting("n_layer", cfg.n_layer, "{:d}")
+publish.setting("shown_lr", SHOWN, "{:g}")
+publish.setting("lr_low", LOW, "{:g}")
+publish.setting("lr_high", HIGH, "{:g}")
 for lr, seeds in SEEDS_PER_LR.items():
-    publish.number(f"seeds_lr{lr:g}".replace(".", "p"), len(seeds), "{:d}")
+    publish.setting(f"seeds_lr{lr:g}".replace(".", "p"), len(seeds), "{:d}")
 acc = {}
 for name, per_lr in accuracy.items():
     for lr, values in per_lr.items():
         key = f"acc_{name}_lr{lr:g}".replace(".", "p")
         acc[name, lr] = publish.spread(key, [100 * v for v in values], SEEDS_PER_LR[lr], "{:.0f}%")
-        print(
-            f"{name:12s} lr={lr:g}  held-out accuracy {acc[name, lr].median:.1f}%  "
-            f"({acc[name, lr].low:.1f}-{acc[name, lr].high:.1f})"
+        shown = f"{acc[name, lr].median:.1f}%  ({acc[name, lr].low:.1f}-{acc[name, lr].high:.1f})"
+        say(
+            f"{name:12s} lr={lr:g}  留出集准确率 {shown}",
+            f"{name:12s} lr={lr:g}  held-out accuracy {shown}",
         )
 
 final_loss = {  # mean training loss over the last 10 steps, per seed
@@ -445,6 +468,7 @@ publish.claim(
     en="Post-LN without warm-up stays at chance in every seed (held-out accuracy "
     "{{ acc_post_lr0p03_spread }}; chance is 10%)",
     evidence=f"best seed {acc['post', SHOWN].high:.1f}% (< 20%)",
+    every="seed",
 )
 publish.claim(
     "warmup_or_pre_ln_trains",
@@ -454,6 +478,7 @@ publish.claim(
     en="With warm-up, Post-LN learns the task in every seed ({{ acc_post_warmup_lr0p03_spread }}), "
     "and so does Pre-LN without warm-up ({{ acc_pre_lr0p03_spread }})",
     evidence=f"worst seeds {acc['post_warmup', SHOWN].low:.1f}% and {acc['pre', SHOWN].low:.1f}% (> 80%)",
+    every="seed",
 )
 publish.claim(
     "warmup_summary",
@@ -462,6 +487,7 @@ publish.claim(
     en="at learning rate {{ shown_lr }}, Post-LN without warm-up stays at chance in every seed, while "
     "Post-LN with warm-up and Pre-LN without it learn the task",
     evidence="post_fails_without_warmup and warmup_or_pre_ln_trains",
+    every="seed",
 )
 publish.claim(
     "all_train_at_low_lr",
@@ -471,6 +497,7 @@ publish.claim(
     en="At learning rate {{ lr_low }} all three settings learn the task in every seed (accuracy "
     "{{ acc_post_lr0p01_spread }}, {{ acc_post_warmup_lr0p01_spread }}, {{ acc_pre_lr0p01_spread }})",
     evidence=f"worst seed {min(acc[name, LOW].low for name in accuracy):.1f}% (> 80%)",
+    every=("setting", "seed"),
 )
 publish.claim(
     "none_trains_at_high_lr",
@@ -480,6 +507,7 @@ publish.claim(
     en="At learning rate {{ lr_high }} no setting learns the task in any seed ({{ acc_post_lr0p1_spread }}, "
     "{{ acc_post_warmup_lr0p1_spread }}, {{ acc_pre_lr0p1_spread }})",
     evidence=f"best seed {max(acc[name, HIGH].high for name in accuracy):.1f}% (< 90%)",
+    every=("setting", "seed"),
 )
 publish.claim(
     "warmup_matches_pre_ln",
@@ -489,12 +517,13 @@ publish.claim(
     en="With warm-up, Post-LN learns the task as well as Pre-LN at the two lower learning rates: both "
     "exceed 80% in every seed",
     evidence="worst seeds at the two lower learning rates above 80%",
+    every=("seed", "learning rate"),
 )
 best_post = max(acc["post", HIGH].high, acc["post_warmup", HIGH].high)
 publish.claim(
     "pre_ln_gets_further_at_high_lr",
     acc["pre", HIGH].median > best_post + 10,
-    zh="但 Pre-LN 学会的部分多于两种 Post-LN：它的中位数高出两种 Post-LN 的最好种子 10 个百分点以上",
+    zh="但 Pre-LN 学到的程度仍超过两种 Post-LN：它的中位数高出两种 Post-LN 的最好种子 10 个百分点以上",
     en="but Pre-LN gets further than either Post-LN: its median is more than 10 points above "
     "the best seed of either Post-LN setting",
     evidence=f"Pre-LN median {acc['pre', HIGH].median:.1f}% vs best Post-LN seed {best_post:.1f}%",
@@ -507,7 +536,7 @@ alt_warmup = publish.claim(
     "无预热的 Post-LN 停在随机猜测的水平，另外两种降到接近零。右：三档学习率下训练结束时的准确率。",
     en=f"Left: training loss of the three settings at learning rate {SHOWN:g} (median and range over "
     f"{len(SEEDS_PER_LR[SHOWN])} seeds); Post-LN without warm-up stays at chance while the other two "
-    "fall to near zero. Right: accuracy at the end of training for each learning rate.",
+    "fall to near zero. Right: accuracy at the end of training at the three learning rates.",
 )
 publish.figure("warmup", lambda tr: warmup_figure(accuracy, curves, SHOWN, tr), alt=alt_warmup)
 
@@ -526,8 +555,8 @@ publish.figure("warmup", lambda tr: warmup_figure(accuracy, curves, SHOWN, tr), 
 
 # %%
 BETA2, ADAM_STEPS, ADAM_SEEDS = 0.98, (1, 10, WARMUP), range(5)
-publish.number("beta2", BETA2, "{:g}")
-publish.number("seeds_adam", len(ADAM_SEEDS), "{:d}")
+publish.setting("beta2", BETA2, "{:g}")
+publish.setting("seeds_adam", len(ADAM_SEEDS), "{:d}")
 spreads = np.array([adaptive_step_spread(ADAM_STEPS, BETA2, seed) for seed in ADAM_SEEDS])
 step_spread = {
     t: publish.spread(f"step_spread_t{t}", spreads[:, i], seeds=ADAM_SEEDS, fmt="{:.1f}")
@@ -536,11 +565,16 @@ step_spread = {
 first_adaptive = next(t for t in range(1, 1000) if radam_rectifier(t, BETA2) > 0)
 publish.number("radam_first_adaptive", first_adaptive, "{:d}")
 publish.number("radam_r_warmup", radam_rectifier(WARMUP, BETA2), "{:.2f}")
-print({t: f"{s.median:.2f}" for t, s in step_spread.items()}, first_adaptive)
+say(
+    "各步自适应步长 90/10 百分位之比的中位数：",
+    "median 90th/10th percentile of the adaptive step, by step:",
+    {t: f"{s.median:.2f}" for t, s in step_spread.items()},
+)
+say("RAdam 第一次使用自适应步长的步：", "RAdam's first adaptive step:", first_adaptive)
 publish.claim(
     "adaptive_step_settles",
     step_spread[1].low > 5 * step_spread[WARMUP].high and step_spread[WARMUP].high < 1.5,
-    zh="第 1 步时，自适应步长第 90 百分位是第 10 百分位的 {{ step_spread_t1_spread }} 倍；"
+    zh="第 1 步时，自适应步长的第 90 百分位数是第 10 百分位数的 {{ step_spread_t1_spread }} 倍；"
     "第 10 步时是 {{ step_spread_t10_spread }} 倍，到预热结束的第 {{ warmup }} 步才降到 {{ step_spread_t50_spread }} 倍",
     en="At step 1 the adaptive step's 90th percentile is {{ step_spread_t1_spread }} times its 10th; "
     "at step 10, {{ step_spread_t10_spread }} times; only at step {{ warmup }}, where the warm-up ends, "

@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.data import Split, digits
 from resdoc.going_deeper import (
     calibrate,
@@ -46,9 +47,9 @@ LESION_DEPTH = 10
 train_set, test_set = digits()
 runs = [lesion_study(train_pair(LESION_DEPTH, seed), test_set) for seed in SEEDS]
 accuracy = {kind: np.array([run[kind] for run in runs]) for kind in ("plain", "residual")}
-publish.number("lesion_depth", LESION_DEPTH, "{:d}")
-publish.number("n_seeds", len(SEEDS), "{:d}")
-publish.number("epochs", PAPER_RECIPE.epochs, "{:d}")
+publish.setting("lesion_depth", LESION_DEPTH, "{:d}")
+publish.setting("n_seeds", len(SEEDS), "{:d}")
+publish.setting("epochs", PAPER_RECIPE.epochs, "{:d}")
 drop = {}
 for kind, values in accuracy.items():
     intact = publish.spread(f"intact_{kind}", 100 * values[:, 0], seeds=SEEDS, fmt="{:.1f}%")
@@ -57,13 +58,16 @@ for kind, values in accuracy.items():
     )
     publish.spread(f"lesion_worst_{kind}", 100 * values[:, 1:].min(1), seeds=SEEDS, fmt="{:.1f}%")
     drop[kind] = 100 * (values[:, 0] - values[:, 1:].mean(1))  # per seed, in points
-    print(f"{kind:8s} intact {intact.values}  one block deleted, mean {mean.values}")
+    say(
+        f"{kind:8s} 完整 {intact.values}  删掉一个块后平均 {mean.values}",
+        f"{kind:8s} intact {intact.values}  one block deleted, mean {mean.values}",
+    )
 robust = publish.claim(
     "lesion_residual_robust",
     bool(drop["residual"].max() < 5),
-    zh="有残差网络删掉任何一个块，测试准确率几乎不变：完整时 {{ intact_residual_spread }}，"
+    zh="有残差网络删掉一个块，测试准确率平均几乎不变：完整时 {{ intact_residual_spread }}，"
     "删掉一个块后平均 {{ lesion_mean_residual_spread }}（最差的块 {{ lesion_worst_residual_spread }}）",
-    en="Deleting any one block of the residual net barely changes its test accuracy: "
+    en="Deleting a typical block of the residual net barely changes its test accuracy: "
     "{{ intact_residual_spread }} intact, {{ lesion_mean_residual_spread }} on average with one block deleted "
     "(worst block {{ lesion_worst_residual_spread }})",
     evidence=f"largest mean drop over seeds {drop['residual'].max():.1f} points",
@@ -91,14 +95,14 @@ publish.figure(
 # %% [markdown] lang="zh"
 # ## 随机深度
 #
-# 同样的残差网络、同样的种子（初始化和小批次顺序都相同），训练时按随机深度（Huang 等人 2016）
+# 同样的残差网络、同样的种子（初始化和小批量顺序都相同），训练时按随机深度（Huang 等，2016）
 # 随机丢掉分支，线性衰减规则，最后一个块的丢弃概率为 $p_L$；再做一遍上面的删块实验。
 
 # %% [markdown] lang="en"
 # ## Stochastic depth
 #
 # The same residual nets with the same seeds (same initialization and mini-batch order), trained
-# with stochastic depth (Huang et al. 2016): branches dropped at random by the linear decay rule,
+# with stochastic depth (Huang et al., 2016): branches dropped at random by the linear decay rule,
 # the last block with probability $p_L$. Then the lesion study above once more.
 
 # %%
@@ -110,7 +114,7 @@ stochastic = np.array(
     ]
 )
 accuracy_sd = {"residual": accuracy["residual"], "stochastic": stochastic}
-publish.number("p_last", P_LAST, "{:g}")
+publish.setting("p_last", P_LAST, "{:g}")
 publish.number("expected_depth", expected_depth(LESION_DEPTH, P_LAST), "{:g}")
 publish.number(
     "compute_share", 100 * expected_depth(LESION_DEPTH, P_LAST) / LESION_DEPTH, "{:.1f}%"
@@ -129,12 +133,16 @@ for kind, values in accuracy_sd.items():
         seeds=SEEDS,
         fmt="{:.1f}",
     )
-    print(f"{kind:10s} intact {sd[kind, 'intact'].values}  mean drop {sd[kind, 'drop'].values}")
+    kept, lost = sd[kind, "intact"].values, sd[kind, "drop"].values
+    say(
+        f"{kind:10s} 完整 {kept}  平均下降 {lost}",
+        f"{kind:10s} intact {kept}  mean drop {lost}",
+    )
 gentler = publish.claim(
     "sd_lesion_gentler",
     sd["stochastic", "drop"].median < 0.6 * sd["residual", "drop"].median
     and sd["stochastic", "drop"].high < sd["residual", "drop"].median,
-    zh="用随机深度训练的网络，删掉一个块伤得更轻：测试准确率平均下降 {{ sd_drop_stochastic_spread }} 个百分点，"
+    zh="用随机深度训练的网络，删掉一个块时受的影响更小：测试准确率平均下降 {{ sd_drop_stochastic_spread }} 个百分点，"
     "普通训练的残差网络下降 {{ sd_drop_residual_spread }} 个百分点",
     en="Deleting a block hurts the net trained with stochastic depth less: its test accuracy falls by "
     "{{ sd_drop_stochastic_spread }} points on average, that of the residual net trained normally by "
@@ -195,11 +203,11 @@ for seed in SEEDS:
 per_path = {key: np.array(values) for key, values in per_path.items()}
 share = {key: np.array([gradient_share(counts, row) for row in v]) for key, v in per_path.items()}
 
-publish.number("path_depth", PATH_DEPTH, "{:d}")
-publish.number("n_paths", 2**PATH_DEPTH, "{:,d}")
-publish.number("mean_path_length", PATH_DEPTH / 2, "{:g}")
-publish.number("probe_size", len(probe.y), "{:d}")
-publish.number("samples", SAMPLES, "{:d}")
+publish.setting("path_depth", PATH_DEPTH, "{:d}")
+publish.setting("n_paths", 2**PATH_DEPTH, "{:,d}")
+publish.setting("mean_path_length", PATH_DEPTH / 2, "{:g}")
+publish.setting("probe_size", len(probe.y), "{:d}")
+publish.setting("samples", SAMPLES, "{:d}")
 loss = publish.spread("train_loss", [f[0] for f in fit], seeds=SEEDS, fmt="{:.2g}")
 error = publish.spread("train_error", [100 * f[1] for f in fit], seeds=SEEDS, fmt="{:.1f}%")
 cover, factor, straight = {}, {}, {}
@@ -220,8 +228,14 @@ for key in per_path:
     straight[key] = min(
         np.corrcoef(np.arange(PATH_DEPTH + 1), np.log(row))[0, 1] ** 2 for row in per_path[key]
     )
-    print(f"{key:8s} peak {peaks}, 90% from k <= {cover[key].values}, per-branch {rate}")
-print("trained: loss", loss.values, "error", error.values, "stream growth", growth["trained"])
+    say(
+        f"{key:8s} 峰值 {peaks}，90% 来自 k <= {cover[key].values}，每条分支 {rate}",
+        f"{key:8s} peak {peaks}, 90% from k <= {cover[key].values}, per-branch {rate}",
+    )
+say(
+    f"训练后：损失 {loss.values} 误差 {error.values} 残差流增长 {growth['trained']}",
+    f"trained: loss {loss.values} error {error.values} stream growth {growth['trained']}",
+)
 publish.claim(
     "well_trained",
     loss.high < 0.01 and error.high < 0.5,
@@ -235,7 +249,7 @@ decay = publish.claim(
     factor["init"].high < 0.7 and factor["trained"].high < 0.7 and min(straight.values()) > 0.95,
     zh="单条路径的梯度随长度指数衰减：平均每多经过一个分支，初始化时乘以 {{ branch_factor_init_spread }}，"
     "训练后乘以 {{ branch_factor_trained_spread }}",
-    en="The gradient along one path decays exponentially with its length: on average each extra branch "
+    en="The gradient along one path decays exponentially with its length: on average one more branch "
     "multiplies it by {{ branch_factor_init_spread }} at initialization and by {{ branch_factor_trained_spread }} "
     "after training",
     evidence=f"largest per-branch factor {max(factor['init'].high, factor['trained'].high):.3f}, "
@@ -255,7 +269,7 @@ publish.claim(
     "trained_steeper",
     factor["trained"].high < factor["init"].low - 0.03,
     zh="训练后，每多经过一个分支，单条路径的梯度缩小得比初始化时更多",
-    en="After training, each extra branch shrinks a path's gradient more than at initialization",
+    en="After training, one more branch shrinks a path's gradient more than at initialization",
     evidence=f"trained factor max {factor['trained'].high:.3f} vs init min {factor['init'].low:.3f}",
 )
 publish.figure(
@@ -280,8 +294,9 @@ publish.figure(
 publish.claim(
     "summary_lesion",
     bool(drop["residual"].max() < 5 and accuracy["plain"][:, 1:].mean(1).max() < 0.25),
-    zh="测试时删掉一个块，残差网络几乎不受影响，无残差网络跌到随机猜测附近",
-    en="Deleting one block at test time barely affects the residual net and drops the plain net to near chance",
+    zh="测试时删掉一个块，残差网络平均几乎不受影响，无残差网络平均跌到随机猜测附近",
+    en="Deleting a typical block at test time barely affects the residual net and drops the plain net to "
+    "near chance",
 )
 publish.claim(
     "summary_paths",
@@ -298,6 +313,7 @@ publish.claim(
     "summary_stochastic",
     sd["stochastic", "drop"].median < 0.6 * sd["residual", "drop"].median
     and sd["stochastic", "drop"].high < sd["residual", "drop"].median,
-    zh="用随机深度训练的残差网络，删掉一个块时准确率下降得比普通训练的更少",
-    en="A residual net trained with stochastic depth loses less accuracy when one block is deleted than one trained normally",
+    zh="用随机深度训练的残差网络，删掉一个块时准确率平均下降得比普通训练的更少",
+    en="A residual net trained with stochastic depth loses less accuracy on average when one block is "
+    "deleted than one trained normally",
 )

@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.data import Split, digits
 from resdoc.degradation import depth_sweep, loss_surface, nonconvex_fraction, signal_profile
 from resdoc.degradation_plots import (
@@ -44,6 +45,10 @@ SEEDS = (0, 1, 2, 3, 4)
 DEPTHS = (2, 8, 16, 32)
 runs = depth_sweep(DEPTHS, kinds=("plain", "residual", "scaled"), seeds=SEEDS)
 stats = {}
+say(
+    "每个种子的训练误差、测试误差和训练损失：",
+    "Training error, test error and training loss, per seed:",
+)
 for kind in KINDS:
     for depth in DEPTHS:
         mine = [r for r in runs if r.kind == kind and r.depth == depth]
@@ -56,23 +61,23 @@ for kind in KINDS:
             stats[key] = publish.spread(key, values, seeds=SEEDS, fmt=fmt)
             print(f"{key:24s}", " ".join(fmt.format(v) for v in values))
 
-publish.number("n_seeds", len(SEEDS), "{:d}")
-publish.number("train_size", len(digits()[0].y), "{:d}")
+publish.setting("n_seeds", len(SEEDS), "{:d}")
+publish.setting("train_size", len(digits()[0].y), "{:d}")
 n_images = sum(len(split.y) for split in digits())
-publish.number("n_images", n_images, "{:,d}")
-publish.number("train_percent", 100 * len(digits()[0].y) / n_images, "{:.0f}%")
-publish.number("momentum", PAPER_RECIPE.momentum, "{:g}")
-publish.number("epochs", PAPER_RECIPE.epochs, "{:d}")
-publish.number(
+publish.setting("n_images", n_images, "{:,d}")
+publish.setting("train_percent", 100 * len(digits()[0].y) / n_images, "{:.0f}%")
+publish.setting("momentum", PAPER_RECIPE.momentum, "{:g}")
+publish.setting("epochs", PAPER_RECIPE.epochs, "{:d}")
+publish.setting(
     "steps", PAPER_RECIPE.epochs * -(-len(digits()[0].y) // PAPER_RECIPE.batch_size), "{:d}"
 )
-publish.number("lr", PAPER_RECIPE.lr, "{:g}")
-publish.number("weight_decay", PAPER_RECIPE.weight_decay, "{:g}")
-publish.number("batch_size", PAPER_RECIPE.batch_size, "{:d}")
-publish.number("min_depth", min(DEPTHS), "{:d}")
-publish.number("max_depth", max(DEPTHS), "{:d}")
-publish.number("max_layers", 2 * max(DEPTHS) + 2, "{:d}")  # two per block, input and classifier
-publish.number("scaled_shortcut_product", 0.5 ** max(DEPTHS), "{:.1e}")  # 0.5 over every block
+publish.setting("lr", PAPER_RECIPE.lr, "{:g}")
+publish.setting("weight_decay", PAPER_RECIPE.weight_decay, "{:g}")
+publish.setting("batch_size", PAPER_RECIPE.batch_size, "{:d}")
+publish.setting("min_depth", min(DEPTHS), "{:d}")
+publish.setting("max_depth", max(DEPTHS), "{:d}")
+publish.setting("max_layers", 2 * max(DEPTHS) + 2, "{:d}")  # two per block, input and classifier
+publish.setting("scaled_shortcut_product", 0.5 ** max(DEPTHS), "{:.1e}")  # 0.5 over every block
 
 
 def err(kind, depth):
@@ -97,6 +102,7 @@ fits = publish.claim(
     en="With identity shortcuts every depth fits the training set almost perfectly: at 32 blocks the "
     "training error is {{ train_error_residual_d32_spread }} and the training loss {{ train_loss_residual_d32_spread }}",
     evidence=f"worst identity-shortcut run: error {residual_worst:.2f}%, loss {residual_loss_worst:.4f}",
+    every=("depth", "seed"),
 )
 shallow_worst = max(err("plain", 2).high, err("plain", 8).high)
 plain_degrade = (
@@ -166,9 +172,10 @@ slow = publish.claim(
     zh="从第二轮起，32 个块的无残差网络每一轮的训练损失都至少是 2 个块的 {{ curve_gap_min }} 倍："
     "它从一开始就下降得慢，而不是先跟上、后落后",
     en="From the second epoch on, the 32-block plain net's training loss is at least {{ curve_gap_min }} "
-    "times the 2-block one's at every epoch: it is slow from the start, not a net that keeps up first "
-    "and falls behind later",
+    "times the 2-block one's at every epoch: it lags from the start rather than keeping up at first "
+    "and falling behind later",
     evidence=f"smallest ratio, epochs 2 on, of best 32-block to worst 2-block loss {gap.min():.3g}",
+    every=("epoch", "seed"),
 )
 publish.figure(
     "training-curves",
@@ -196,7 +203,7 @@ publish.figure(
 # %%
 train_set = digits()[0]
 batch = Split(train_set.x[:128], train_set.y[:128])
-publish.number("signal_batch", len(batch.y), "{:d}")
+publish.setting("signal_batch", len(batch.y), "{:d}")
 profiles = {}
 for kind in ("plain", "residual"):
     rows = []
@@ -222,10 +229,11 @@ signals = publish.claim(
     "第一个块处是最后一个块处的 {{ grad_growth_plain_spread }} 倍",
     en="At initialization neither signal vanishes in the 32-block plain nets: the standard deviation of "
     "every block's input stays between {{ fwd_std_min_min }} and {{ fwd_std_max_max }}, and the backward "
-    "gradient, far from vanishing, grows toward the input — at the first block it is "
+    "gradient, far from vanishing, grows towards the input — at the first block it is "
     "{{ grad_growth_plain_spread }} times as large as at the last",
     evidence=f"std {std_low.low:.2f}–{std_high.high:.2f}, gradient growth {growth.low:.3g}–"
     f"{growth.high:.3g}, smallest gradient at the last block: {bool(smallest_at_end)}",
+    every=("block", "seed"),
 )
 publish.figure(
     "signals",
@@ -275,7 +283,7 @@ publish.claim(
 # ## 损失曲面的一个切片
 #
 # 沿两个按滤波器归一化的随机方向 $\delta, \eta$，在训练好的参数 $\theta^*$ 周围的 21×21 网格上
-# 计算训练损失 $\ell(\theta^* + \alpha\,\delta + \beta\,\eta)$（Li 等人 2018），无残差网络和恒等捷径网络各 5 个种子，
+# 计算训练损失 $\ell(\theta^* + \alpha\,\delta + \beta\,\eta)$（Li 等，2018），无残差网络和恒等捷径网络各 5 个种子，
 # 用评估模式（批量归一化用滑动统计量），只做前向传播。
 
 # %% [markdown] lang="en"
@@ -283,7 +291,7 @@ publish.claim(
 #
 # Along two filter-normalized random directions $\delta, \eta$, the training loss
 # $\ell(\theta^* + \alpha\,\delta + \beta\,\eta)$ on a 21×21 grid around the trained weights
-# $\theta^*$ (Li et al. 2018), for the plain and the identity-shortcut nets of 5 seeds each, in eval
+# $\theta^*$ (Li et al., 2018), for the plain and the identity-shortcut nets of 5 seeds each, in eval
 # mode (batch normalization uses its running statistics), forward passes only.
 
 # %%
@@ -297,10 +305,10 @@ for kind in ("plain", "residual"):
         [loss_surface(r.model, subset, coords, torch.Generator().manual_seed(r.seed)) for r in nets]
     )
 middle = len(coords) // 2
-publish.number("landscape_depth", LANDSCAPE_DEPTH, "{:d}")
-publish.number("landscape_grid", len(coords), "{:d}")
-publish.number("landscape_radius", coords[-1], "{:g}")
-publish.number("landscape_examples", len(subset.y), "{:d}")
+publish.setting("landscape_depth", LANDSCAPE_DEPTH, "{:d}")
+publish.setting("landscape_grid", len(coords), "{:d}")
+publish.setting("landscape_radius", coords[-1], "{:g}")
+publish.setting("landscape_examples", len(subset.y), "{:d}")
 bent = {
     kind: publish.spread(
         f"nonconvex_{kind}",
@@ -317,7 +325,8 @@ centre = {
     for kind in surfaces
 }
 for kind in surfaces:
-    print(kind, "non-convex %:", [f"{100 * nonconvex_fraction(s):.0f}" for s in surfaces[kind]])
+    bent_down = [f"{100 * nonconvex_fraction(s):.0f}%" for s in surfaces[kind]]
+    say(f"{kind:8s} 向下弯的网格点：", f"{kind:8s} grid points bending down:", " ".join(bent_down))
 publish.claim(
     "landscape_centres",
     centre["plain"].low > 100 * centre["residual"].high,
@@ -422,13 +431,14 @@ publish.claim(
     en="On `load_digits`, with the structure of a pre-activation residual network and the paper's training "
     "recipe, the deeper plain nets with batch normalization reach a higher training error; the same blocks "
     "with identity shortcuts reach a training error near zero at every depth",
+    every=("depth", "seed"),
 )
 publish.claim(
     "summary_signals",
     no_vanishing,
     zh="初始化时，深的无残差网络里前向信号和反向梯度都没有消失（梯度反而朝输入方向增大）",
     en="At initialization, neither the forward signals nor the backward gradients of the deep plain nets "
-    "vanish (the gradients grow toward the input)",
+    "vanish (the gradients grow towards the input)",
 )
 publish.claim(
     "summary_scaled",

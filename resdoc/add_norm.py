@@ -1,4 +1,4 @@
-"""Chapter 04: Add & Norm. Where the LayerNorm sits relative to the addition decides how the
+"""Chapter 4: Add & Norm. Where the LayerNorm sits relative to the addition decides how the
 gradient is spread over the layers at initialization (Xiong et al. 2020) and whether a
 tiny Transformer trains without learning-rate warm-up."""
 

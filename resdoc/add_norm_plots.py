@@ -6,7 +6,17 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, KINDS, PLAIN, RESIDUAL, Translator, kind_style, median_band
+from resdoc.style import (
+    ACCENT,
+    GREY,
+    KINDS,
+    PLAIN,
+    RESIDUAL,
+    Translator,
+    kind_style,
+    median_band,
+    panels,
+)
 
 MARKERS = {
     "post": "o-",
@@ -64,7 +74,7 @@ def _depth_axis(ax, depths) -> None:
 def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Figure:
     r"""Left: per-layer $\lVert \partial\ell/\partial W_2 \rVert$ at ``profile_depth``; right: the
     last block's norm against depth."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.8)
     depths = sorted(study)
     for kind in ("post", "pre"):
         profile = study[profile_depth][kind]
@@ -95,7 +105,7 @@ def init_grad_figure(study: dict, profile_depth: int, tr: Translator) -> plt.Fig
 def ratio_figure(study: dict, tr: Translator) -> plt.Figure:
     r"""Left: Post-LN over Pre-LN, last layer, per seed, against depth; right: the Pre-LN residual
     stream's growth $\lVert x_L \rVert / \lVert x_0 \rVert$. Both beside a $\sqrt{L}$ guide."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.8)
     depths = sorted(study)
     ratio = np.array([study[L]["post"][:, -1] / study[L]["pre"][:, -1] for L in depths]).T
     growth = np.array([study[L]["growth"] for L in depths]).T
@@ -122,7 +132,7 @@ def ratio_figure(study: dict, tr: Translator) -> plt.Figure:
 def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) -> plt.Figure:
     """Left: training loss per step at learning rate ``shown``; right: held-out accuracy at the
     end against the learning rate. Median over seeds, with the range."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.7), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.7, narrow_height=2.6)
     for offset, (name, per_lr) in zip((-0.04, 0.0, 0.04), accuracy.items(), strict=True):
         smooth = np.array([np.convolve(c, np.ones(5) / 5, mode="valid") for c in curves[name]])
         steps = np.arange(smooth.shape[1]) + 5  # 5-step moving average
@@ -162,7 +172,9 @@ def warmup_figure(accuracy: dict, curves: dict, shown: float, tr: Translator) ->
     )
     right.set_xticks(lrs, [f"{lr:g}" for lr in lrs])
     right.minorticks_off()
-    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=3)
+    fig.legend(
+        *left.get_legend_handles_labels(), loc="outside lower center", ncols=1 if tr.narrow else 3
+    )
     return fig
 
 
@@ -171,7 +183,7 @@ def final_ln_figure(profiles: list[dict], exponent: float, late: int, tr: Transl
     block l, without a final LN ($\lVert x_l \rVert$) and with one ($\lVert \mathrm{LN}(x_l) \rVert$),
     and the blocks' writes $\lVert x_l - x_0 \rVert$ with the fitted $l^p$. Right: each block's
     write relative to the stream it is added to, beside $1/\sqrt{l}$ through block ``late``."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.5), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.5, narrow_height=2.8)
     runs = {key: np.array([p[key] for p in profiles]) for key in profiles[0]}
     depth = np.arange(1, runs["stream"].shape[1])  # l = 1..L, after block l
     for key, colour, label in (

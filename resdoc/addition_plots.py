@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from resdoc.style import Translator, kind_style
+from resdoc.style import Translator, kind_style, panels
 
 
 def growth_figure(depths, table: dict[str, dict[str, list[int]]], tr: Translator) -> plt.Figure:
     """Left: output width against the number of blocks; right: parameter count. Add vs concat."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.6)
     for kind, columns in table.items():
         style = kind_style(tr, kind)
         left.plot(depths, columns["width"], "o-", ms=3, **style)

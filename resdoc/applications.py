@@ -1,4 +1,4 @@
-r"""Chapter 09: what deep residual stacks do to their shortcut at initialization.
+r"""Chapter 10: what deep residual stacks do to their shortcut at initialization.
 
 A deep un-normalized residual MLP on ``load_digits``, its branches initialized four ways:
 no shortcut at all, plain $x + \\mathcal{F}(x)$, ReZero (Bachlechner et al. 2020) and the

@@ -1,4 +1,4 @@
-"""Figures of chapter 09-applications. Every label comes from ``tr(zh, en)``."""
+"""Figures of chapter 10-applications. Every label comes from ``tr(zh, en)``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from resdoc.applications import Run
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band, panels
 
 TOP = 20.0  # upper end of the loss axis
 
@@ -38,7 +38,9 @@ def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> p
     A scheme whose runs leave the scale or become NaN is marked by a triangle at the top and a
     note with the seeds' initial losses and first NaN steps."""
     colours = {"plain": PLAIN, "residual": GREY, "rezero": RESIDUAL, "fixup": ACCENT}
-    fig, ax = plt.subplots(figsize=(6.6, 4.4), layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=(tr.width, 3.8) if tr.narrow else (6.6, 4.4), layout="constrained"
+    )
     steps = max(len(run.loss) for seeds in runs.values() for run in seeds)
     for scheme, seeds in runs.items():
         colour, label = colours[scheme], scheme_label(tr, scheme)
@@ -94,7 +96,7 @@ def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> p
         ),
     )
     ax.set_ylim(top=TOP)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=8)
+    fig.legend(loc="outside lower center", ncols=1 if tr.narrow else 2, fontsize=8)
     return fig
 
 
@@ -108,7 +110,7 @@ def branch_scaling_figure(
     """(a) The stream's RMS growth over L blocks at initialization without scaling and (b) with
     branches scaled by 1/√L or 1/L (``growth[s]`` is (seeds, depths)), predictions dashed;
     (c) how far one SGD step moves $x_L$ (``change[s]``, (seeds, depths))."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(10.2, 3.5), layout="constrained")
+    fig, (a, b, c) = panels(tr, 3, height=3.3, narrow_height=2.5)
     colours = {"none": PLAIN, "sqrt": RESIDUAL, "linear": ACCENT}
     labels = {
         "none": tr("不缩放 x + F(x)", "no scaling x + F(x)"),

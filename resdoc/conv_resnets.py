@@ -1,4 +1,4 @@
-r"""Chapter 12: convolutional residual networks. The basic and the bottleneck block, the
+r"""Chapter 7: convolutional residual networks. The basic and the bottleneck block, the
 stride-2 projection shortcut, and ResNet-18/34/50 built as in "Deep Residual Learning for
 Image Recognition" (He et al. 2016a), with torchvision's module names so that parameter counts
 and state-dict keys can be compared with the published models (no torchvision needed).

@@ -1,4 +1,4 @@
-"""Figures of chapter 12-conv-resnets. Every label comes from ``tr(zh, en)``; a line is the
+"""Figures of chapter 07-conv-resnets. Every label comes from ``tr(zh, en)``; a line is the
 median over seeds, the band spans the lowest and highest seed."""
 
 from __future__ import annotations
@@ -6,16 +6,26 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
+from resdoc.style import (
+    ACCENT,
+    GREY,
+    ORANGE,
+    PLAIN,
+    PURPLE,
+    RESIDUAL,
+    Translator,
+    median_band,
+    panels,
+)
 
 ORDERING_STYLE = {  # colour, line style
     "original": (PLAIN, "-"),
     "bn_after_add": (GREY, "--"),
     "relu_before_add": (ACCENT, ":"),
-    "relu_only_preact": ("#CC79A7", "-."),
+    "relu_only_preact": (PURPLE, "-."),
     "full_preact": (RESIDUAL, "-"),
 }
-GATE_COLOURS = ("#D55E00", "#E69F00", "#CC79A7", "#009E73")
+GATE_COLOURS = (PLAIN, ORANGE, PURPLE, ACCENT)
 
 
 def ordering_label(tr: Translator, ordering: str) -> str:
@@ -31,7 +41,9 @@ def ordering_label(tr: Translator, ordering: str) -> str:
 def paths_figure(orderings: dict, highway: dict, tr: Translator) -> plt.Figure:
     """Left: the gradient along the shortcuts alone against blocks crossed, per block ordering.
     Right: the same for highway stacks (carry path) per gate bias, and for a residual stack."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.8, 3.6), layout="constrained")
+    fig, (left, right) = panels(
+        tr, 2, height=3.6, narrow_height=2.9, letters=False
+    )  # (a)–(e): blocks
     # (e) first and thick: (c), (d) and (e) all lie exactly at 1, drawn on top of each other
     for ordering in sorted(orderings, key=lambda o: o != "full_preact"):
         runs, (colour, style) = orderings[ordering], ORDERING_STYLE[ordering]
@@ -48,7 +60,7 @@ def paths_figure(orderings: dict, highway: dict, tr: Translator) -> plt.Figure:
     handles, labels = left.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=labels.__getitem__)  # (a) … (e)
     left.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper left",
-                ncol=2, fontsize=7.5)  # fmt: skip
+                ncol=1 if tr.narrow else 2, fontsize=8)  # fmt: skip
     gates = [name for name in highway if name != "residual"]
     for name, colour in zip(gates, GATE_COLOURS, strict=False):
         x = np.arange(len(highway[name]["carry"][0]))

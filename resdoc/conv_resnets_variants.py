@@ -1,4 +1,4 @@
-r"""Chapter 12, around the identity shortcut: where BN and ReLU sit in a block ("Identity
+r"""Chapter 7, around the identity shortcut: where BN and ReLU sit in a block ("Identity
 Mappings in Deep Residual Networks", He et al. 2016b), the gated shortcut of highway networks
 (Srivastava et al. 2015) and the concatenation of DenseNet (Huang et al. 2017).
 

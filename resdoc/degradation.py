@@ -1,4 +1,4 @@
-r"""Chapter 06: the degradation problem. Deeper plain nets reach a *higher training error* than
+r"""Chapter 6: the degradation problem. Deeper plain nets reach a *higher training error* than
 shallower ones (He et al. 2016a); with identity shortcuts they do not, and a shortcut scaled by
 $\lambda = 0.5$ trains worse (He et al. 2016b).
 

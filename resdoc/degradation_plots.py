@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.colors import LogNorm
 
 from resdoc.degradation import Run
-from resdoc.style import GREY, Translator, kind_style, median_band
+from resdoc.style import GREY, ON_IMAGE, Translator, kind_style, median_band, panels
 
 
 def _by_depth(runs: list[Run], kind: str, value) -> tuple[list[int], np.ndarray]:
@@ -23,7 +23,7 @@ def _by_depth(runs: list[Run], kind: str, value) -> tuple[list[int], np.ndarray]
 
 def error_by_depth_figure(runs: list[Run], tr: Translator) -> plt.Figure:
     """Final training error (left) and training loss (right, log scale) against depth."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.7)
     for kind in dict.fromkeys(r.kind for r in runs):
         style = dict(marker="o", ms=4, capsize=3, **kind_style(tr, kind))
         for ax, value in ((left, lambda r: 100 * r.train_error), (right, lambda r: r.train_loss)):
@@ -51,9 +51,7 @@ def error_by_depth_figure(runs: list[Run], tr: Translator) -> plt.Figure:
 def curves_figure(runs: list[Run], tr: Translator) -> plt.Figure:
     """Training loss per epoch, one panel per kind, one band per depth (darker = deeper)."""
     kinds = list(dict.fromkeys(r.kind for r in runs))
-    fig, axes = plt.subplots(
-        1, len(kinds), figsize=(3.3 * len(kinds), 3.3), layout="constrained", sharey=True
-    )
+    fig, axes = panels(tr, len(kinds), height=3.3, narrow_height=2.3, sharey=True)
     for ax, kind in zip(np.atleast_1d(axes), kinds, strict=True):
         depths = sorted({r.depth for r in runs if r.kind == kind})
         for i, depth in enumerate(depths):
@@ -72,14 +70,15 @@ def curves_figure(runs: list[Run], tr: Translator) -> plt.Figure:
             )
         ax.set(title=kind_style(tr, kind)["label"], xlabel=tr("轮次（epoch）", "epoch"))
         ax.legend(loc="lower left")
-    np.atleast_1d(axes)[0].set_ylabel(tr("训练损失", "training loss"))
+    for ax in np.atleast_1d(axes)[: None if tr.narrow else 1]:  # stacked: each its own label
+        ax.set_ylabel(tr("训练损失", "training loss"))
     return fig
 
 
 def signals_figure(profiles: dict[str, np.ndarray], tr: Translator) -> plt.Figure:
     """Per-layer std of the forward signal (left) and norm of the backward gradient (right,
     log scale), at initialization; ``profiles[kind]`` is (seeds, 2, layers)."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.7)
     for kind, values in profiles.items():
         layers = np.arange(values.shape[2])
         for ax, which in ((left, 0), (right, 1)):
@@ -118,9 +117,21 @@ def landscape_figure(
         "plain": tr(f"无残差，{depth} 个块", f"plain, {depth} blocks"),
         "residual": tr(f"恒等捷径，{depth} 个块", f"identity shortcut, {depth} blocks"),
     }
-    fig, axes = plt.subplots(
-        1, 3, figsize=(11, 3.5), layout="constrained", gridspec_kw={"width_ratios": [1, 1, 1.2]}
-    )
+    if tr.narrow:  # a phone: the two slices side by side, the line through them below
+        fig, grid = plt.subplot_mosaic(
+            [["plain", "residual"], ["line", "line"]],
+            figsize=(tr.width, 5.4),
+            layout="constrained",
+            height_ratios=[1, 1.15],
+        )
+    else:
+        fig, grid = plt.subplot_mosaic(
+            [["plain", "residual", "line"]],
+            figsize=(tr.width, 3.3),
+            layout="constrained",
+            width_ratios=[1, 1, 1.35],
+        )
+    axes = [grid["plain"], grid["residual"], grid["line"]]
     low = min(s.min() for s in surfaces.values())
     exponents = np.arange(np.floor(np.log10(low)), 4.5, 0.5)  # half a decade per level
     norm = LogNorm(10 ** exponents[0], 10 ** exponents[-1])
@@ -140,14 +151,16 @@ def landscape_figure(
             coords,
             surfaces[kind][0].T,
             levels=10 ** exponents[::2],
-            colors="white",
+            colors=ON_IMAGE,
             linewidths=0.6,
             alpha=0.7,
         )
-        ax.plot(0, 0, marker="+", color="white", ms=9, mew=1.5)
-        ax.set(title=names[kind], xlabel="α", ylabel="β", aspect="equal")
+        ax.plot(0, 0, marker="+", color=ON_IMAGE, ms=9, mew=1.5)
+        title = names[kind].replace("，", "\n").replace(", ", "\n")  # two lines: narrow panels
+        ax.set(title=title, xlabel="α", ylabel="β", aspect="equal")
         ax.grid(False)
-    bar = fig.colorbar(filled, ax=axes[:2], shrink=0.9, ticks=10.0 ** exponents[::2])
+    where = {"location": "top", "shrink": 0.8} if tr.narrow else {"shrink": 0.9}
+    bar = fig.colorbar(filled, ax=axes[:2], ticks=10.0 ** exponents[::2], **where)
     bar.set_label(tr("训练损失（对数刻度）", "training loss (log scale)"))
     right = axes[2]
     middle = len(coords) // 2
@@ -156,13 +169,15 @@ def landscape_figure(
         median_band(right, coords, surfaces[kind][:, :, middle], colour, label=names[kind])
     right.axvline(0, color=GREY, lw=0.8, ls=":")
     seeds = len(surfaces["plain"])
+    br = "" if tr.narrow else "\n"  # wide: the title fits the narrower third of the row
     right.set(
         yscale="log",
         xlabel=tr("α（β = 0）", "α (β = 0)"),
         ylabel=tr("训练损失", "training loss"),
         title=tr(
-            f"过极小点的一条线（{seeds} 个种子）", f"a line through the minimum ({seeds} seeds)"
+            f"过极小点的一条线{br}（{seeds} 个种子）",
+            f"a line through the minimum{br}({seeds} seeds)",
         ),
     )
-    right.legend(loc="upper center", fontsize=8)
+    right.legend(loc="lower right", fontsize=8)
     return fig

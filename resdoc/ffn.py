@@ -1,4 +1,4 @@
-"""Chapter 07: the position-wise feed-forward network of a Transformer block, a gated variant,
+"""Chapter 8: the position-wise feed-forward network of a Transformer block, a gated variant,
 and the sublayer beside it, self-attention.
 
 The FFN (``resdoc.models.FeedForward``) acts on every token separately: a (batch, seq, d_model)

@@ -1,4 +1,4 @@
-"""Figures of chapter 07-ffn. Every label comes from ``tr(zh, en)``.
+"""Figures of chapter 08-ffn. Every label comes from ``tr(zh, en)``.
 
 Each random quantity is drawn as its median over the seeds (line) and its range (band).
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import torch
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band
+from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band, panels
 
 
 def _band(ax, x, values: torch.Tensor, **style) -> None:
@@ -38,7 +38,7 @@ def linearity_figure(
 ) -> plt.Figure:
     r"""Left: additivity gap $\lVert f(x+y) - f(x) - f(y)\rVert / \lVert f(x+y)\rVert$; right:
     homogeneity gap $\lVert f(2x) - 2f(x)\rVert / \lVert 2f(x)\rVert$; against the input scale."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.8), layout="constrained", sharey=True)
+    fig, (left, right) = panels(tr, 2, height=3.8, narrow_height=2.8, sharey=True)
     for name, style in _map_styles(tr).items():
         _band(left, scales, table[name]["additivity"], ms=4, **style)
         _band(right, scales, table[name]["homogeneity"], ms=4, **style)
@@ -53,6 +53,8 @@ def linearity_figure(
         xlabel=tr("输入尺度 s（输入为 s·x）", "input scale s (input s·x)"),
         title=tr("齐次性：f(2x) 与 2f(x)", "homogeneity: f(2x) vs 2f(x)"),
     )
+    if tr.narrow:  # stacked: the lower panel needs its own y label
+        right.set_ylabel(left.get_ylabel())
     for ax in (left, right):
         ax.set_xticks(scales, [f"{s:g}" for s in scales])
         ax.minorticks_off()
@@ -62,7 +64,7 @@ def linearity_figure(
             f"{n_seeds} 个随机种子：线为中位数，阴影为范围",
             f"{n_seeds} random seeds: line = median, band = range",
         ),
-        fontsize=9,
+        fontsize=9 if not tr.narrow else 8.5,
     )
     return fig
 
@@ -93,7 +95,7 @@ def rank_collapse_figure(stacks: dict[str, dict[str, torch.Tensor]], tr: Transla
     being the same vector. Right: what the tokens share, $\lVert \mathbf{1}\bar{x}^\top \rVert_F$, and how
     they differ, $\lVert X_l - \mathbf{1}\bar{x}^\top \rVert_F$, in the stack with shortcuts and in Pre-LN."""
     styles = _stack_styles(tr)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=4.2, narrow_height=2.8)
     for kind, parts in stacks.items():
         _band(left, range(parts["res"].shape[1]), parts["res"], **styles[kind])
     left.set(
@@ -122,5 +124,10 @@ def rank_collapse_figure(stacks: dict[str, dict[str, torch.Tensor]], tr: Transla
         ylabel=tr("范数", "norm"),
         title=tr("蓝：注意力 + 捷径；灰：Pre-LN", "blue: attention + shortcut; grey: Pre-LN"),
     )
-    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=8)
+    fig.legend(
+        *left.get_legend_handles_labels(),
+        loc="outside lower center",
+        ncols=1 if tr.narrow else 2,
+        fontsize=8,
+    )
     return fig

@@ -1,4 +1,4 @@
-r"""Chapter 05: going deeper. Unrolled, $x_L = x_0 + \sum_{i=0}^{L-1} \mathcal{F}_i(x_i)$ is a
+r"""Chapter 5: going deeper. Unrolled, $x_L = x_0 + \sum_{i=0}^{L-1} \mathcal{F}_i(x_i)$ is a
 sum over $2^L$ paths (Veit et al. 2016). Experiments on ``load_digits``: delete one block at test
 time (a lesion), also of nets trained with stochastic depth (Huang et al. 2016), and measure how
 much gradient flows along paths of each length."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, RESIDUAL, Translator, kind_style, median_band
+from resdoc.style import ACCENT, GREY, RESIDUAL, Translator, kind_style, median_band, panels
 
 
 def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -18,7 +18,9 @@ def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
 def lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) -> plt.Figure:
     """Test accuracy with block i deleted; ``accuracy[kind]`` is (seeds, 1 + blocks), column 0
     the intact net (dashed); dotted: chance (10 %)."""
-    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=(tr.width, 3.0) if tr.narrow else (6.4, 3.4), layout="constrained"
+    )
     for kind, values in accuracy.items():
         median, down, up = _median_range(100 * values[:, 1:])
         blocks = np.arange(len(median))
@@ -49,7 +51,7 @@ def path_figure(
 ) -> plt.Figure:
     """(a) paths per length, (b) gradient along one path per length, (c) share of the total;
     ``per_path[when]`` and ``share[when]`` are (seeds, lengths)."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(10.2, 3.3), layout="constrained")
+    fig, (a, b, c) = panels(tr, 3, height=3.3, narrow_height=2.5)
     k = np.arange(len(counts))
     a.bar(k, 100 * np.array(counts) / sum(counts), color=GREY, width=0.8)
     a.set(
@@ -83,7 +85,7 @@ def stochastic_lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) ->
     """(a) Test accuracy with block i deleted, residual nets trained normally and with stochastic
     depth (``accuracy[kind]`` is (seeds, 1 + blocks), column 0 the intact net, dashed);
     (b) each seed's drop, intact minus the mean over blocks, one line per seed joining the pair."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(10.2, 3.4), layout="constrained")
+    fig, (a, b) = panels(tr, 2, height=3.6, narrow_height=2.9)
     colours = {"residual": RESIDUAL, "stochastic": ACCENT}
     labels = {
         "residual": tr("普通训练", "trained normally"),

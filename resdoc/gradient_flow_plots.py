@@ -7,6 +7,7 @@ import numpy as np
 import torch
 
 from resdoc.style import GREY, Translator, kind_style, median_band
+from resdoc.style import panels as arrange
 
 
 def median_and_range(ax, x, rows: np.ndarray, color: str, label: str, log=False) -> None:
@@ -23,7 +24,7 @@ def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Transl
         "default": tr("PyTorch 默认初始化", "PyTorch default init"),
         "he": tr("He 初始化", "He init"),
     }
-    fig, axes = plt.subplots(1, len(panels), figsize=(8.4, 3.5), layout="constrained", sharey=True)
+    fig, axes = arrange(tr, len(panels), height=3.5, narrow_height=2.7, sharey=True)
     for ax, (init, profiles) in zip(axes, panels.items(), strict=True):
         for kind, rows in profiles.items():
             layers = np.arange(rows.shape[1])
@@ -31,7 +32,8 @@ def gradient_profile_figure(panels: dict[str, dict[str, np.ndarray]], tr: Transl
         ax.axhline(1.0, color=GREY, lw=1, ls="--")
         ax.set(xlabel=tr("层 l（0 = 输入）", "layer l (0 = input)"), title=titles[init])
         ax.legend(loc="best")
-    axes[0].set_ylabel(tr("‖∂ℓ/∂xₗ‖ ÷ 输出处的值", "‖∂ℓ/∂xₗ‖ ÷ its value at the output"))
+    for ax in axes if tr.narrow else axes[:1]:  # stacked panels each need their y label
+        ax.set_ylabel(tr("‖∂ℓ/∂xₗ‖ ÷ 输出处的值", "‖∂ℓ/∂xₗ‖ ÷ its value at the output"))
     return fig
 
 
@@ -45,7 +47,7 @@ def shattered_figure(
     r"""Left: $\mathrm{d}f/\mathrm{d}x$ against $x$ at one depth, standardized and offset.
     Right: correlation of gradients at neighbouring inputs against depth (median, range over seeds;
     ``correlations[kind]`` has one row per depth, one column per seed)."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 4.0), layout="constrained")
+    fig, (left, right) = arrange(tr, 2, height=4.0, narrow_height=3.0)
     for offset, (kind, (x, grads)) in enumerate(examples.items()):
         g = (grads - grads.mean()) / grads.std()
         left.plot(x, g - 5 * offset, lw=1, **kind_style(tr, kind))
@@ -69,5 +71,7 @@ def shattered_figure(
         ylim=(-0.3, 1.02),
     )
     right.minorticks_off()
-    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    fig.legend(
+        *left.get_legend_handles_labels(), loc="outside lower center", ncols=1 if tr.narrow else 2
+    )
     return fig

@@ -1,7 +1,7 @@
 """What an example hands to the site: figures, numbers and the claims it checked.
 
-An example calls :func:`figure`, :func:`number` (or :func:`text`) and :func:`claim`; the docs
-build embeds them in the pages, where Markdown refers to them as
+An example calls :func:`figure`, :func:`number` (or :func:`text`), :func:`setting` and
+:func:`claim`; the docs build embeds them in the pages, where Markdown refers to them as
 ``![alt](../figures/<example>/<name>.svg)``, ``{{ result:<example>/<key> }}`` and
 ``{{ claim:<example>/<key> }}``.
 
@@ -25,7 +25,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from resdoc.style import LANGUAGES, Translator, render_svg
+from resdoc.bilingual import reader_language, say
+from resdoc.numerals import MINUS, typeset
+from resdoc.quantifiers import advice, overclaims
+from resdoc.style import LANGUAGES, VARIANTS, Translator, render
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
@@ -52,23 +55,51 @@ def _check_name(kind: str, name: str) -> None:
 
 
 def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]) -> None:
-    """Save ``draw(tr)`` as ``<name>.zh.svg`` and ``<name>.en.svg``.
+    """Save ``draw(tr)`` in every variant: ``<name><variant>.<lang>.svg`` for each language,
+    light and dark colours, wide and narrow layout (``resdoc.style``), and ``<name>.json``,
+    each variant's size and smallest text in points.
 
-    ``draw`` builds a matplotlib figure, taking every label from ``tr(zh, en)``;
-    ``alt`` is the figure's description for screen readers, (zh, en).
+    ``draw`` builds a matplotlib figure, taking every label from ``tr(zh, en)`` and its
+    layout from ``tr.narrow``; ``alt`` is the figure's description for screen readers, (zh, en).
+    The data are computed once, before: ``draw`` only draws them, once per variant.
     """
     _check_name("figure", name)
+    if "." in name:  # the variants' files are <name>.dark.zh.svg, <name>.narrow.zh.svg, ...
+        raise ValueError(f"figure name {name!r} must not contain '.'")
     folder = output_dir() / "figures"
     folder.mkdir(exist_ok=True)
+    sizes: dict[str, dict[str, dict]] = {}
     for lang in LANGUAGES:
-        (folder / f"{name}.{lang}.svg").write_bytes(render_svg(draw, lang))
+        for variant in VARIANTS:
+            rendered = render(draw, lang, variant.narrow, variant.scheme)
+            (folder / f"{name}{variant.suffix}.{lang}.svg").write_bytes(rendered.svg)
+            sizes.setdefault(lang, {})[variant.name] = {
+                "width_pt": round(rendered.width_pt, 2),
+                "height_pt": round(rendered.height_pt, 2),
+                "min_font_pt": rendered.min_font_pt,
+            }
+    (folder / f"{name}.json").write_text(json.dumps(sizes, indent=1, sort_keys=True), "utf-8")
     record = {
         "example": example_name(),
         "name": name,
         "alt": dict(zip(LANGUAGES, alt, strict=True)),
     }
-    for hook in display_hooks:
+    for hook in display_hooks or [_show_by_hand]:  # the build's cell runner, or a reader's run
         hook(record)
+
+
+def _show_by_hand(record: dict) -> None:
+    """A figure of a script run by hand, in the reader's language: shown in Jupyter, else
+    its file named."""
+    path = output_dir() / "figures" / f"{record['name']}.{reader_language()}.svg"
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None and hasattr(shell, "kernel"):
+        from IPython.display import SVG, display
+
+        display(SVG(filename=str(path)))
+    else:
+        say(f"图已保存到 {path}", f"figure saved to {path}")
 
 
 def _load(name: str) -> dict:
@@ -92,32 +123,82 @@ def _seed_list(seeds: Iterable[int] | None) -> list[int] | None:
     return None if seeds is None else [int(seed) for seed in seeds]
 
 
-def number(key: str, value: float, fmt: str = "{:.4g}", seeds: Iterable[int] | None = None) -> str:
-    """Record a number for the prose, shown as ``fmt.format(value)``; returns that text.
+def _script_line() -> int | None:
+    """The line of the example script that is recording: the outermost one, the statement
+    of the cell being run (a helper the script defines may be the one calling publish; the
+    page links the number to the cell that ran it)."""
+    frame, line = sys._getframe(1), None
+    while frame is not None:
+        if Path(frame.f_code.co_filename).stem == example_name():
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
 
-    ``seeds``: the random seeds the number was aggregated over (shown to readers beside it).
+
+# What a recorded number is. A result was measured or computed by the example: the page marks
+# it and links it to the cell that computed it. A setting was chosen by the author (seeds,
+# widths, depths, sizes, learning rates, step counts, a constant, a figure quoted from a
+# paper): the page shows it as plain text.
+KINDS = ("result", "setting")
+
+
+def _record(key: str, value, text: str, seeds, kind: str, **extra) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"{key!r}: kind {kind!r} is not one of {KINDS}")
+    record = {"value": value, "text": text, "seeds": _seed_list(seeds), "kind": kind}
+    line = _script_line()
+    if line is not None:
+        record["line"] = line
+    _store(key, record | extra)
+
+
+def number(key: str, value: float, fmt: str = "{:.4g}", seeds: Iterable[int] | None = None) -> str:
+    """Record a measured (or computed) result for the prose, shown as ``fmt.format(value)``
+    typeset for prose (:func:`resdoc.numerals.typeset`: ``4.8 × 10⁻³²``, ``−0.3``); returns
+    that text. ``seeds``: the random seeds the number was aggregated over.
+
+    A number the author chose (a seed count, a width, a learning rate) is a :func:`setting`.
     """
-    text = fmt.format(value)
-    _store(key, {"value": float(value), "text": text, "seeds": _seed_list(seeds)})
+    text = typeset(fmt.format(value))
+    _record(key, float(value), text, seeds, "result")
     return text
 
 
-def text(key: str, value: str, seeds: Iterable[int] | None = None, zh: str | None = None) -> str:
+def setting(key: str, value: float, fmt: str = "{:g}") -> str:
+    """Record a number the author chose, not measured: a seed count, a width, a depth, a
+    size, a learning rate, a step count, a constant, a figure quoted from a paper. Pages
+    show it as plain text (no "measured" mark); returns that text."""
+    text = typeset(fmt.format(value))
+    _record(key, float(value), text, None, "setting")
+    return text
+
+
+def text(
+    key: str,
+    value: str,
+    seeds: Iterable[int] | None = None,
+    zh: str | None = None,
+    kind: str = "result",
+) -> str:
     """Record a piece of text (e.g. printed output) for the prose; returns it. ``zh``: the
-    text Chinese pages show instead, when punctuation or words differ."""
-    record = {"value": value, "text": value, "seeds": _seed_list(seeds)}
-    if zh is not None:
-        record["texts"] = {"zh": zh}
-    _store(key, record)
+    text Chinese pages show instead, when punctuation or words differ. ``kind="setting"``
+    for a text the author chose (a shape such as "56×56")."""
+    extra = {"texts": {"zh": zh}} if zh is not None else {}
+    _record(key, value, value, seeds, kind, **extra)
     return value
 
 
-def shown_text(record: dict, lang: str) -> str:
-    """The text a page in ``lang`` shows for a recorded result (a text may differ by language).
+def shown_text(record: dict, lang: str, inside_brackets: bool = False) -> str:
+    """The text a page in ``lang`` shows for a recorded result (a text may differ by language;
+    inside a parenthesis, a spread is written without brackets of its own).
 
     >>> shown_text({"text": "1 (0–2)", "texts": {"zh": "1（0–2）"}}, "zh")
     '1（0–2）'
+    >>> shown_text({"text": "1 (0–2)", "inside": {"en": "1, range 0–2"}}, "en", True)
+    '1, range 0–2'
     """
+    if inside_brackets and lang in record.get("inside", {}):
+        return record["inside"][lang]
     return record.get("texts", {}).get(lang, record["text"])
 
 
@@ -140,9 +221,35 @@ class Spread:
         return max(self.values)
 
 
+def spread_texts(middle: str, low: str, high: str) -> dict[str, dict[str, str]]:
+    """How a median and its range over seeds are written: ``text`` in running prose, ``inside``
+    in a parenthesis (no brackets inside brackets), per language; the range only when the
+    seeds differ (else the value alone: the mark's tooltip says every seed gave it).
+
+    >>> spread_texts("1.06", "1.04", "1.06")["text"]
+    {'en': '1.06 (1.04–1.06)', 'zh': '1.06（1.04–1.06）'}
+    >>> spread_texts("1.06", "1.04", "1.06")["inside"]
+    {'en': '1.06, range 1.04–1.06', 'zh': '1.06，范围 1.04–1.06'}
+    >>> spread_texts("100%", "100%", "100%")["text"]
+    {'en': '100%', 'zh': '100%'}
+    """
+    if low == high:
+        alone = {"en": middle, "zh": middle}
+        return {"text": alone, "inside": alone}
+    if low.startswith(MINUS):  # "−0.3–−0.1" would read as a subtraction: spell the range out
+        en_range, zh_range = f"{low} to {high}", f"{low} 至 {high}"
+    else:
+        en_range, zh_range = f"{low}–{high}", f"{low}–{high}"
+    return {
+        "text": {"en": f"{middle} ({en_range})", "zh": f"{middle}（{zh_range}）"},
+        "inside": {"en": f"{middle}, range {en_range}", "zh": f"{middle}，范围 {zh_range}"},
+    }
+
+
 def spread(key: str, values: Iterable[float], seeds: Iterable[int], fmt: str = "{:.3g}") -> Spread:
     """Record a quantity measured once per seed: ``<key>`` is its median, ``<key>_min`` and
-    ``<key>_max`` its range, ``<key>_spread`` the text "median (min–max)". Returns the values.
+    ``<key>_max`` its range, ``<key>_spread`` the text "median (min–max)" (see
+    :func:`spread_texts`). Returns the values.
     """
     values = tuple(float(value) for value in values)
     seeds = _seed_list(seeds)
@@ -152,12 +259,17 @@ def spread(key: str, values: Iterable[float], seeds: Iterable[int], fmt: str = "
     middle = number(key, measured.median, fmt, seeds)
     low = number(f"{key}_min", measured.low, fmt, seeds)
     high = number(f"{key}_max", measured.high, fmt, seeds)
-    if measured.low < 0:  # "-0.3–-0.1" would read as a subtraction: spell the range out
-        text(
-            f"{key}_spread", f"{middle} ({low} to {high})", seeds, zh=f"{middle}（{low} 至 {high}）"
-        )
-    else:
-        text(f"{key}_spread", f"{middle} ({low}–{high})", seeds, zh=f"{middle}（{low}–{high}）")
+    texts = spread_texts(middle, low, high)
+    _record(
+        f"{key}_spread",
+        texts["text"]["en"],
+        texts["text"]["en"],
+        seeds,
+        "result",
+        texts={"zh": texts["text"]["zh"]},
+        inside=texts["inside"],
+        same=low == high,
+    )
     return measured
 
 
@@ -165,16 +277,32 @@ class ClaimFailed(AssertionError):
     """A claim's condition does not hold for the numbers this run measured."""
 
 
+class ClaimOverstates(ValueError):
+    """A claim's sentence speaks of every item ("in every seed") its condition does not check
+    one by one (see :mod:`resdoc.quantifiers`)."""
+
+
 _OWN_RESULT = re.compile(r"\{\{\s*([a-z0-9][a-z0-9_.-]*)\s*\}\}")
 
 
-def claim(key: str, holds: bool, zh: str, en: str, evidence: str = "") -> tuple[str, str]:
+def claim(
+    key: str,
+    holds: bool,
+    zh: str,
+    en: str,
+    evidence: str = "",
+    every: str | Iterable[str] = (),
+) -> tuple[str, str]:
     """Check a sentence that interprets measured results, then record it for the pages.
 
     ``holds`` is the condition, computed from the numbers (use aggregates over seeds, with a
     margin a change of machine cannot cross). ``zh`` and ``en`` are the sentence; inside it,
     ``{{ key }}`` shows a number this example already recorded (with its provenance marker).
     ``evidence`` says, in words and numbers, what was compared: it is printed if the claim fails.
+    ``every`` names what the condition checks one by one ("seed", ("seed", "depth"), see
+    :data:`resdoc.quantifiers.ITEMS`): only then may the sentence say "in every seed", "at any
+    depth", "所有种子都…". A condition on a median or a mean names nothing, and its sentence
+    says "typically", "on average", "the median" (raises :class:`ClaimOverstates` otherwise).
 
     Pages show the sentence with ``{{ claim:<example>/<key> }}``. Returns ``(zh, en)`` with the
     numbers filled in as plain text, for figure alt texts.
@@ -183,6 +311,14 @@ def claim(key: str, holds: bool, zh: str, en: str, evidence: str = "") -> tuple[
     the build fails, naming the claim.
     """
     _check_name("claim", key)
+    every = (every,) if isinstance(every, str) else tuple(every)
+    for lang, sentence in (("zh", zh), ("en", en)):
+        problems = overclaims(sentence, lang, every)
+        if problems:
+            raise ClaimOverstates(
+                f"claim {key!r} says more than its condition checks ({lang}): "
+                f"{'; '.join(problems)}; {advice(every)}: {sentence!r}"
+            )
     if not _is_boolean(holds):  # a tuple or a number would always pass
         raise TypeError(f"claim {key!r}: the condition must be a bool, not {type(holds).__name__}")
     if not bool(holds):

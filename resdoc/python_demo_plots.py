@@ -7,7 +7,7 @@ import numpy as np
 
 from resdoc.gradients import LayerProfile
 from resdoc.python_demo import per_layer_gain
-from resdoc.style import GREY, Translator, kind_style, median_band
+from resdoc.style import GREY, Translator, kind_style, median_band, panels
 
 
 def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
@@ -19,7 +19,7 @@ def _band(ax, xs, runs: np.ndarray, colour: str, label: str) -> np.ndarray:
 def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) -> plt.Figure:
     r"""Left: $\lVert \partial L/\partial x_l \rVert$; right: $\lVert \partial L/\partial W_l \rVert$;
     median and range over the seeds, log scale."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.4), layout="constrained")
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.7)
     for kind, runs in profiles.items():
         style = kind_style(tr, kind)
         colour, label = style["color"], style["label"]
@@ -51,17 +51,19 @@ def layer_norms_figure(profiles: dict[str, list[LayerProfile]], tr: Translator) 
         ylabel=r"$\|\partial L/\partial W_l\|$",
         title=tr("权重梯度", "weight gradients"),
     )
-    left.legend(loc="best")
+    left.legend(loc="center left" if tr.narrow else "best")  # narrow: between the two lines
     fig.suptitle(
         tr(f"中位数与范围（{seeds} 个随机种子）", f"median and range over {seeds} seeds"),
-        fontsize=10,
+        fontsize=9 if tr.narrow else 10,
     )
     return fig
 
 
 def total_norm_figure(depths, norms: dict[str, list[list[float]]], tr: Translator) -> plt.Figure:
     """The original notes' single number against depth: median and range over seeds, log scale."""
-    fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=(tr.width, 2.9) if tr.narrow else (5.6, 3.4), layout="constrained"
+    )
     seeds = len(norms["plain"][0])
     for kind, rows in norms.items():
         style = kind_style(tr, kind)

@@ -6,16 +6,26 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from resdoc.shortcut import IdentityFit
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, kind_style, median_band
+from resdoc.style import (
+    ACCENT,
+    GREY,
+    PAPER,
+    PLAIN,
+    RESIDUAL,
+    Translator,
+    kind_style,
+    median_band,
+    panels,
+)
 
 
-def _box(ax, x, y, text, colour, w=1.5, h=0.5):
+def _box(ax, x, y, text, colour, size, w=1.5, h=0.5):
     ax.add_patch(
         FancyBboxPatch(
-            (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.05", fc="white", ec=colour, lw=1.6
+            (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.05", fc=PAPER, ec=colour, lw=1.6
         )
     )
-    ax.text(x, y, text, ha="center", va="center", fontsize=10)
+    ax.text(x, y, text, ha="center", va="center", fontsize=size)
 
 
 def _arrow(ax, start, end, colour, **kwargs):
@@ -28,16 +38,17 @@ def _arrow(ax, start, end, colour, **kwargs):
 
 def _draw_block(ax, residual: bool, tr: Translator) -> None:
     colour = RESIDUAL if residual else PLAIN
+    size, maths = (8, 10) if tr.narrow else (10, 12)  # narrow: two blocks in a phone's width
     _arrow(ax, (0, 0), (0, 0.75), GREY)
-    ax.text(0, -0.2, "$x$", ha="center", va="top", fontsize=12)
-    _box(ax, 0, 1.0, tr("线性层 W₁", "linear W₁"), colour)
+    ax.text(0, -0.2, "$x$", ha="center", va="top", fontsize=maths)
+    _box(ax, 0, 1.0, tr("线性层 W₁", "linear W₁"), colour, size)
     _arrow(ax, (0, 1.25), (0, 1.55), GREY)
-    _box(ax, 0, 1.8, "ReLU", colour)
+    _box(ax, 0, 1.8, "ReLU", colour, size)
     _arrow(ax, (0, 2.05), (0, 2.35), GREY)
-    _box(ax, 0, 2.6, tr("线性层 W₂", "linear W₂"), colour)
+    _box(ax, 0, 2.6, tr("线性层 W₂", "linear W₂"), colour, size)
     if residual:
         _arrow(ax, (0, 2.85), (0, 3.27), GREY)
-        ax.add_patch(plt.Circle((0, 3.45), 0.18, fc="white", ec=ACCENT, lw=1.6))
+        ax.add_patch(plt.Circle((0, 3.45), 0.18, fc=PAPER, ec=ACCENT, lw=1.6))
         ax.text(0, 3.45, "+", ha="center", va="center", fontsize=13, color=ACCENT)
         # the shortcut: from x around the layers into the sum
         ax.plot([0, 1.2, 1.2], [0.4, 0.4, 3.45], color=ACCENT, lw=1.5)
@@ -49,14 +60,15 @@ def _draw_block(ax, residual: bool, tr: Translator) -> None:
             color=ACCENT,
             ha="left",
             va="center",
+            fontsize=size,
         )
-        ax.text(-0.9, 1.8, r"$\mathcal{F}(x)$", ha="right", va="center", fontsize=12)
+        ax.text(-0.9, 1.8, r"$\mathcal{F}(x)$", ha="right", va="center", fontsize=maths)
         _arrow(ax, (0, 3.63), (0, 4.05), GREY)
-        ax.text(0, 4.1, r"$y = \mathcal{F}(x) + x$", ha="center", va="bottom", fontsize=12)
+        ax.text(0, 4.1, r"$y = \mathcal{F}(x) + x$", ha="center", va="bottom", fontsize=maths)
         ax.set_title(tr("残差块", "residual block"))
     else:
         _arrow(ax, (0, 2.85), (0, 4.05), GREY)
-        ax.text(0, 4.1, r"$y = \mathcal{H}(x)$", ha="center", va="bottom", fontsize=12)
+        ax.text(0, 4.1, r"$y = \mathcal{H}(x)$", ha="center", va="bottom", fontsize=maths)
         ax.set_title(tr("普通块", "plain block"))
     ax.set(xlim=(-2.2, 2.6), ylim=(-0.6, 4.7), aspect="equal")
     ax.axis("off")
@@ -64,7 +76,9 @@ def _draw_block(ax, residual: bool, tr: Translator) -> None:
 
 def block_diagram(tr: Translator) -> plt.Figure:
     r"""A plain block $y = \mathcal{H}(x)$ beside a residual block $y = \mathcal{F}(x) + x$."""
-    fig, axes = plt.subplots(1, 2, figsize=(7.0, 4.2), layout="constrained")
+    fig, axes = plt.subplots(
+        1, 2, figsize=(tr.width, 2.6 if tr.narrow else 4.2), layout="constrained"
+    )
     for ax, residual in zip(axes, (False, True), strict=True):
         _draw_block(ax, residual, tr)
     return fig
@@ -73,9 +87,7 @@ def block_diagram(tr: Translator) -> plt.Figure:
 def identity_fit_figure(fits: dict[int, IdentityFit], tr: Translator) -> plt.Figure:
     r"""The loss of learning $\mathcal{H}(x) = x$ per training step, one panel per depth, log
     scale: the median over seeds as a line, their range as a band."""
-    fig, axes = plt.subplots(
-        1, len(fits), figsize=(4.2 * len(fits), 3.4), layout="constrained", sharey=True
-    )
+    fig, axes = panels(tr, len(fits), height=3.4, narrow_height=2.6, sharey=True)
     for ax, (depth, fit) in zip(axes, fits.items(), strict=True):
         for kind, runs in fit.losses.items():
             style = kind_style(tr, kind)
@@ -86,9 +98,8 @@ def identity_fit_figure(fits: dict[int, IdentityFit], tr: Translator) -> plt.Fig
             title=tr(f"{depth} 个块", f"{depth} block" + ("s" if depth > 1 else "")),
         )
     seeds = len(next(iter(fits.values())).losses["plain"])
-    axes[0].set_ylabel(
-        tr("均方误差：(y − x)² 对全部分量的平均", "MSE: mean of (y − x)² over all entries")
-    )
+    for ax in axes if tr.narrow else axes[:1]:  # stacked panels each need their y label
+        ax.set_ylabel(tr("均方误差：(y − x)² 的平均", "MSE: mean of (y − x)²"))
     axes[0].legend(
         loc="best", title=tr(f"中位数与范围，{seeds} 个种子", f"median and range, {seeds} seeds")
     )

@@ -1,9 +1,26 @@
-"""One look for every figure: fonts that have Chinese glyphs, a colour-blind-safe palette,
-and byte-identical SVG output from one build to the next."""
+"""One look for every figure: fonts that have Chinese glyphs, a colour-blind-safe palette
+in a light and a dark version, a wide and a narrow layout, and byte-identical SVG output
+from one build to the next.
+
+Every figure is drawn in each *variant*: a language, a colour scheme (the page's light or
+dark palette) and a layout (``wide`` for a desktop's column, ``narrow`` for a phone's). The
+``tr`` a drawing function receives says which: ``tr(zh, en)`` picks the language,
+``tr.narrow`` asks for the narrow layout (stack the panels: :func:`panels`), and the scheme
+is in the matplotlib settings the figure is drawn under.
+
+Colours are named through matplotlib's colour cycle ("C0", "C1", …), which matplotlib
+resolves when an artist is created: the same drawing code gives the light palette under
+the light settings and the dark one under the dark settings, from the same data.
+
+>>> scheme_colour("dark", RESIDUAL), scheme_colour("light", RESIDUAL)
+('#56B4E9', '#0072B2')
+"""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -12,17 +29,69 @@ import numpy as np
 
 matplotlib.use("Agg")  # build machines have no display
 import matplotlib.pyplot as plt  # noqa: E402
+from cycler import cycler  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 LANGUAGES = ("zh", "en")
+SCHEMES = ("light", "dark")  # Material's "default" and "slate" palettes
+LAYOUTS = ("wide", "narrow")
 
-# Okabe–Ito: distinguishable with every common colour-vision deficiency.
-PLAIN = "#D55E00"  # vermillion: the stack without shortcuts
-RESIDUAL = "#0072B2"  # blue: the stack with shortcuts
-ACCENT = "#009E73"  # green: a third curve
-GREY = "#6B6B6B"  # predictions, guides
-ORANGE = "#E69F00"  # a fourth curve
-PURPLE = "#CC79A7"  # a fifth curve
+
+@dataclass(frozen=True)
+class Variant:
+    """One way a figure is drawn besides its language: its layout and its colour scheme.
+
+    >>> [v.name for v in VARIANTS], [v.suffix for v in VARIANTS]
+    (['wide-light', 'wide-dark', 'narrow-light', 'narrow-dark'], ['', '.dark', '.narrow', '.narrow.dark'])
+    """
+
+    layout: str
+    scheme: str
+
+    @property
+    def narrow(self) -> bool:
+        return self.layout == "narrow"
+
+    @property
+    def name(self) -> str:
+        return f"{self.layout}-{self.scheme}"
+
+    @property
+    def suffix(self) -> str:
+        """What the variant adds to the figure's file name (nothing for the wide, light one)."""
+        return "".join(f".{part}" for part in (self.layout, self.scheme) if part not in DEFAULTS)
+
+
+DEFAULTS = ("wide", "light")
+VARIANTS = tuple(Variant(layout, scheme) for layout in LAYOUTS for scheme in SCHEMES)
+
+# The roles of the palette, as matplotlib colour-cycle names resolved per scheme.
+PLAIN = "C0"  # vermillion: the stack without shortcuts
+RESIDUAL = "C1"  # blue: the stack with shortcuts
+ACCENT = "C2"  # bluish green: a third curve
+GREY = "C3"  # predictions, guides
+ORANGE = "C4"  # a fourth curve
+PURPLE = "C5"  # a fifth curve
+INK = "C6"  # the text's colour, for marks that must read as text (error bars, outlines)
+PAPER = "C7"  # the page's background, for shapes that cover what is behind them
+ON_IMAGE = "white"  # lines drawn over a colour map (viridis): the same in both schemes
+
+# Okabe–Ito, distinguishable with every common colour-vision deficiency. On the dark page the
+# same hues, lighter, so that each keeps a contrast of at least 3:1 with the background
+# (tests/test_figures.py checks); the backgrounds are Material's own page colours.
+PALETTES: dict[str, tuple[str, ...]] = {
+    #         PLAIN      RESIDUAL   ACCENT     GREY       ORANGE     PURPLE     INK        PAPER
+    "light": ("#D55E00", "#0072B2", "#009E73", "#6B6B6B", "#E69F00", "#CC79A7", "#1F1F1F", "#FFFFFF"),
+    "dark": ("#F5894A", "#56B4E9", "#3CC8A0", "#A3A3A3", "#F0B429", "#E3A3C9", "#D5D8DE", "#1E2129"),
+}  # fmt: skip
+GRID = {"light": ("#B0B0B0", 0.3), "dark": ("#FFFFFF", 0.14)}  # colour, alpha
+
+
+def scheme_colour(scheme: str, role: str) -> str:
+    """The colour ``role`` (one of the names above, "C0"…) has in ``scheme``."""
+    return PALETTES[scheme][int(role.removeprefix("C"))]
+
 
 # Every kind of network the figures compare, with one colour and one legend label
 # (zh, en), so a kind looks and reads the same in every chapter's figures.
@@ -78,22 +147,47 @@ def cjk_font() -> str:
     raise MissingFontError(FONT_HELP)
 
 
-def rc_params() -> dict:
+# A figure's width in inches, per layout. The narrow one is drawn for a phone's column (about
+# 358 CSS px at 390 px; 4 in is 384 px, shown a little smaller), the wide one for a desktop's
+# (about 688 px). Text sizes are chosen so that, shown at those widths, no text is smaller than
+# 9 CSS px (tests/test_figures.py checks every published figure).
+NARROW_WIDTH = 4.0
+WIDE_WIDTH = 8.4
+
+
+def rc_params(scheme: str = "light", narrow: bool = False) -> dict:
+    palette = PALETTES[scheme]
+    ink, paper = scheme_colour(scheme, INK), scheme_colour(scheme, PAPER)
+    grid, grid_alpha = GRID[scheme]
     return {
         # a list of families, not the generic "sans-serif": matplotlib falls back glyph by glyph
         # only along font.family, so Latin comes from DejaVu and Han from the CJK font
         "font.family": ["DejaVu Sans", cjk_font()],
+        "font.size": 9 if narrow else 10,
         "axes.unicode_minus": False,
         "axes.spines.top": False,
         "axes.spines.right": False,
         "axes.grid": True,
-        "grid.alpha": 0.3,
-        "axes.titlesize": 11,
-        "axes.labelsize": 10,
-        "legend.fontsize": 9,
+        "grid.color": grid,
+        "grid.alpha": grid_alpha,
+        "axes.titlesize": 10 if narrow else 11,
+        "axes.labelsize": 9 if narrow else 10,
+        "legend.fontsize": 8.5 if narrow else 9,
+        "legend.title_fontsize": 8.5 if narrow else 9,
         "legend.frameon": False,
-        "lines.linewidth": 1.8,
-        "figure.facecolor": "white",  # figures sit on a white card in dark mode too
+        "lines.linewidth": 1.6 if narrow else 1.8,
+        "axes.prop_cycle": cycler(color=list(palette)),
+        "text.color": ink,
+        "axes.labelcolor": ink,
+        "axes.edgecolor": ink,
+        "axes.titlecolor": ink,
+        "xtick.color": ink,
+        "ytick.color": ink,
+        "legend.labelcolor": ink,
+        "patch.edgecolor": ink,
+        "figure.facecolor": paper,  # the page's own background: no card around a figure
+        "axes.facecolor": paper,
+        "savefig.facecolor": paper,
         "svg.fonttype": "path",  # glyphs become outlines: no font needed to view
         "svg.hashsalt": "resdoc",  # stable element ids: identical SVG bytes per build
     }
@@ -121,31 +215,89 @@ def kind_style(tr: Translator, kind: str) -> dict[str, str]:
     """The ``color`` and ``label`` of ``kind`` (a key of :data:`KINDS`), for a plotting call.
 
     >>> kind_style(Translator("en"), "plain")
-    {'color': '#D55E00', 'label': 'plain'}
+    {'color': 'C0', 'label': 'plain'}
     """
     colour, zh, en = KINDS[kind]
     return {"color": colour, "label": tr(zh, en)}
 
 
 class Translator:
-    """Picks the string of one language: ``tr("层", "layer")``."""
+    """Picks the string of one language: ``tr("层", "layer")``; ``tr.narrow`` is true when
+    the figure is drawn for a phone's column; ``tr.scheme`` is "light" or "dark"."""
 
-    def __init__(self, lang: str):
+    def __init__(self, lang: str, narrow: bool = False, scheme: str = "light"):
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; expected one of {LANGUAGES}")
+        if scheme not in SCHEMES:
+            raise ValueError(f"unknown colour scheme {scheme!r}; expected one of {SCHEMES}")
         self.lang = lang
+        self.narrow = narrow
+        self.scheme = scheme
 
     def __call__(self, zh: str, en: str) -> str:
         return zh if self.lang == "zh" else en
 
+    @property
+    def width(self) -> float:
+        """The figure's width in inches for this layout."""
+        return NARROW_WIDTH if self.narrow else WIDE_WIDTH
 
-def render_svg(draw: Callable[[Translator], plt.Figure], lang: str) -> bytes:
-    """Call ``draw`` for one language and return the figure as deterministic SVG bytes."""
-    import io
 
-    with plt.rc_context(rc_params()):
-        fig = draw(Translator(lang))
+def panels(
+    tr: Translator, n: int, height: float, narrow_height: float, letters: bool = True, **options
+):
+    """``n`` panels side by side, ``height`` inches tall, in the wide layout; stacked, each
+    ``narrow_height`` inches tall, in the narrow one. Returns ``(figure, axes)``.
+
+    Since "left" is "top" on a phone, each panel's title starts with its letter, "(a)", "(b)",
+    … (added when the figure is rendered), and captions name panels by letter; ``letters=False``
+    where the figure's own labels already use letters for something else."""
+    rows, cols = (n, 1) if tr.narrow else (1, n)
+    size = (tr.width, narrow_height * n) if tr.narrow else (tr.width, height)
+    fig, axes = plt.subplots(rows, cols, figsize=size, layout="constrained", **options)
+    for letter, ax in zip("abcdefgh" if letters else "", np.atleast_1d(axes).flat, strict=False):
+        ax.resdoc_letter = letter
+    return fig, axes
+
+
+def _letter_panels(fig: plt.Figure) -> None:
+    """Put each panel's letter before its title, unless the title already starts with one."""
+    for ax in fig.axes:
+        letter = getattr(ax, "resdoc_letter", None)
+        title = ax.get_title()
+        if letter and not title.startswith(("(", "（")):
+            ax.set_title(f"({letter}) {title}".rstrip())
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One variant of a figure: its SVG, its size and its smallest text, in points."""
+
+    svg: bytes
+    width_pt: float
+    height_pt: float
+    min_font_pt: float
+
+
+def smallest_text(fig: plt.Figure) -> float:
+    """The size in points of the smallest visible text in ``fig``, once it is laid out."""
+    sizes = [
+        text.get_fontsize()
+        for text in fig.findobj(Text)
+        if text.get_visible() and text.get_text().strip()
+    ]
+    return min(sizes, default=float("inf"))
+
+
+def render(draw: Callable[[Translator], plt.Figure], lang: str, narrow: bool, scheme: str):
+    """Call ``draw`` for one variant and return it as deterministic SVG bytes, with the
+    figure's size and smallest text (for the pages' size attributes and the tests)."""
+    with plt.rc_context(rc_params(scheme, narrow)):
+        fig = draw(Translator(lang, narrow, scheme))
+        _letter_panels(fig)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
+        width, height = (float(v) * 72 for v in fig.get_size_inches())
+        smallest = smallest_text(fig)
         plt.close(fig)
-    return buffer.getvalue()
+    return Rendered(buffer.getvalue(), width, height, smallest)

@@ -1,4 +1,4 @@
-"""Chapter 08: the reference Transformer block — an encoder layer and a decoder layer, each
+"""Chapter 9: the reference Transformer block — an encoder layer and a decoder layer, each
 sublayer wrapped in its own shortcut, in the Post-LN (Vaswani et al. 2017) or Pre-LN arrangement.
 
 Dropout is left out: it changes nothing about the shapes or the shortcuts.

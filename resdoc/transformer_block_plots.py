@@ -1,26 +1,47 @@
-"""Figures of chapter 08-transformer-block. Every label comes from ``tr(zh, en)``."""
+"""Figures of chapter 09-transformer-block. Every label comes from ``tr(zh, en)``."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, INK, PAPER, PLAIN, RESIDUAL, Translator
 
-BOX_W, BOX_H, GAP = 2.35, 0.5, 0.32
+BOX_H, GAP = 0.5, 0.32
 
 
-def _arrow(ax, start, end, colour=GREY):
+@dataclass(frozen=True)
+class Geometry:
+    """Where a layer diagram puts things, in data units, and its text sizes in points."""
+
+    box_w: float  # a sublayer's box
+    shortcut_x: float  # the shortcut's vertical line
+    side_x: float  # cross-attention's input from the encoder
+    xlim: tuple[float, float]
+    label: float  # text in a box
+    small: float  # the shortcut's and the side input's labels
+    head: float  # an arrow head's size, in points
+
+
+WIDE = Geometry(2.6, 1.5, -2.2, (-2.75, 2.05), label=8.5, small=8, head=10)
+# a phone: three layers side by side in 4 in, each about 1.3 in wide; wider boxes, short labels
+NARROW = Geometry(2.8, 1.6, -2.2, (-2.75, 2.1), label=8, small=7.5, head=6)
+
+
+def _arrow(ax, start, end, colour=GREY, head=10):
     """An arrow from ``start`` to ``end`` in data coordinates."""
     ax.add_patch(
-        FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=10, color=colour, lw=1.3)
+        FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=head, color=colour, lw=1.3)
     )
 
 
 def _draw_layer(ax, steps, title: str, tr: Translator) -> None:
     """Draw ``steps`` bottom to top. A step is ``"split"`` (a shortcut leaves here), ``"+"``
     (the latest shortcut comes back), or ``(label, colour)`` / ``(label, colour, side_input)``."""
+    g = NARROW if tr.narrow else WIDE
     y, splits, labelled = 0.0, [], False
     ax.text(0, y - 0.1, "x", ha="center", va="top", fontsize=11)
     for step in steps:
@@ -31,76 +52,89 @@ def _draw_layer(ax, steps, title: str, tr: Translator) -> None:
             y += GAP
             continue
         top = y + GAP + (0.36 if step == "+" else BOX_H)
-        _arrow(ax, (0, y), (0, y + GAP))
+        _arrow(ax, (0, y), (0, y + GAP), head=g.head)
         if step == "+":
             centre = y + GAP + 0.18
-            ax.add_patch(Circle((0, centre), 0.18, fc="white", ec=RESIDUAL, lw=1.5))
+            ax.add_patch(Circle((0, centre), 0.18, fc=PAPER, ec=RESIDUAL, lw=1.5))
             ax.text(0, centre, "+", ha="center", va="center", fontsize=12, color=RESIDUAL)
             start = splits.pop()  # the shortcut: out to the right, up, back into the sum
-            ax.plot([0, 1.35, 1.35], [start, start, centre], color=RESIDUAL, lw=1.5)
+            ax.plot([0, g.shortcut_x, g.shortcut_x], [start, start, centre], color=RESIDUAL, lw=1.5)
             if not labelled:
                 ax.text(
-                    1.45,
+                    g.shortcut_x + 0.1,
                     (start + centre) / 2,
                     tr("捷径", "shortcut"),
                     color=RESIDUAL,
                     rotation=90,
                     ha="left",
                     va="center",
-                    fontsize=8,
+                    fontsize=g.small,
                 )
                 labelled = True
-            _arrow(ax, (1.35, centre), (0.18, centre), RESIDUAL)
+            _arrow(ax, (g.shortcut_x, centre), (0.18, centre), RESIDUAL, g.head)
         else:
             label, colour = step[0], step[1]
             ax.add_patch(
                 FancyBboxPatch(
-                    (-BOX_W / 2, y + GAP),
-                    BOX_W,
+                    (-g.box_w / 2, y + GAP),
+                    g.box_w,
                     BOX_H,
                     boxstyle="round,pad=0.03",
-                    fc="white",
+                    fc=PAPER,
                     ec=colour,
                     lw=1.5,
                 )
             )
-            ax.text(0, y + GAP + BOX_H / 2, label, ha="center", va="center", fontsize=8.5)
+            ax.text(0, y + GAP + BOX_H / 2, label, ha="center", va="center", fontsize=g.label)
             if len(step) == 3:  # cross-attention: keys and values from the encoder
-                ax.text(-2.15, y + GAP + BOX_H / 2, step[2], ha="center", va="center", fontsize=8)
-                _arrow(ax, (-1.75, y + GAP + BOX_H / 2), (-BOX_W / 2, y + GAP + BOX_H / 2))
+                middle = y + GAP + BOX_H / 2
+                ax.text(g.side_x, middle, step[2], ha="center", va="center", fontsize=g.small)
+                _arrow(ax, (g.side_x + 0.4, middle), (-g.box_w / 2, middle), head=g.head)
         y = top
-    _arrow(ax, (0, y), (0, y + GAP))
+    _arrow(ax, (0, y), (0, y + GAP), head=g.head)
     ax.text(0, y + GAP + 0.05, tr("输出", "output"), ha="center", va="bottom", fontsize=9)
-    ax.set_title(title, fontsize=10)
-    ax.set(xlim=(-2.7, 1.9), ylim=(-0.45, 8.6), aspect="equal")
+    ax.set_title(title, fontsize=9 if tr.narrow else 10)
+    ax.set(xlim=g.xlim, ylim=(-0.45, 8.9), aspect="equal")
     ax.axis("off")
 
 
 def block_figure(tr: Translator) -> plt.Figure:
     """Encoder and decoder layer (Post-LN, as in 2017) and the Pre-LN encoder layer; every
-    blue line is a shortcut that skips one sublayer."""
-    mha = (tr("多头自注意力", "multi-head self-attention"), PLAIN)
-    masked = (tr("掩码多头自注意力", "masked self-attention"), PLAIN)
-    cross = (tr("交叉注意力", "cross-attention"), PLAIN, tr("编码器\n输出", "encoder\noutput"))
-    ffn = (tr("前馈网络 FFN", "feed-forward FFN"), PLAIN)
-    ln = (tr("层归一化 LN", "LayerNorm"), ACCENT)
-    fig, axes = plt.subplots(1, 3, figsize=(9.6, 6.0), layout="constrained")
+    blue line is a shortcut that skips one sublayer. Narrow: shorter labels (MHA, FFN, LN)."""
+    short = tr.narrow
+    mha = (
+        tr("自注意力", "MHA") if short else tr("多头自注意力", "multi-head self-attention"),
+        PLAIN,
+    )
+    masked = (
+        tr("掩码自注意力", "masked MHA")
+        if short
+        else tr("掩码多头自注意力", "masked self-attention"),
+        PLAIN,
+    )
+    cross = (tr("交叉注意力", "cross-attn") if short else tr("交叉注意力", "cross-attention"), PLAIN,
+             tr("编码器\n输出", "encoder\noutput"))  # fmt: skip
+    ffn = (tr("前馈 FFN", "FFN") if short else tr("前馈网络 FFN", "feed-forward FFN"), PLAIN)
+    ln = (tr("归一化 LN", "LN") if short else tr("层归一化 LN", "LayerNorm"), ACCENT)
+    newline = "\n" if short else ""  # narrow: the layer's kind under its name
+    size = (tr.width, 3.0) if short else (tr.width, 5.3)
+    fig, axes = plt.subplots(1, 3, figsize=size, layout="constrained")
     _draw_layer(
         axes[0],
         ["split", mha, "+", ln, "split", ffn, "+", ln],
-        tr("编码器层（Post-LN）", "encoder layer (Post-LN)"),
+        tr(f"编码器层{newline}（Post-LN）", f"encoder layer{newline} (Post-LN)"),
         tr,
     )
     _draw_layer(
         axes[1],
         ["split", masked, "+", ln, "split", cross, "+", ln, "split", ffn, "+", ln],
-        tr("解码器层（Post-LN）", "decoder layer (Post-LN)"),
+        tr(f"解码器层{newline}（Post-LN）", f"decoder layer{newline} (Post-LN)"),
         tr,
     )
     _draw_layer(
         axes[2],
         ["split", ln, mha, "+", "split", ln, ffn, "+"],
-        tr("编码器层（Pre-LN）", "encoder layer (Pre-LN)"),
+        tr(f"编码器层{newline}（Pre-LN）", f"encoder layer{newline} (Pre-LN)"),
         tr,
     )
     return fig
@@ -110,7 +144,7 @@ def shares_figure(shares: dict[str, np.ndarray], labels: list[str], tr: Translat
     r"""Each term's share $\langle \cdot, x_L \rangle / \lVert x_L \rVert^2$ of the final stream, for
     ``shares`` = {"init": (seeds, terms), "trained": (seeds, terms)}: bars at the median, whiskers
     from the smallest to the largest seed."""
-    fig, ax = plt.subplots(figsize=(8.4, 3.4), layout="constrained")
+    fig, ax = plt.subplots(figsize=(tr.width, 3.2 if tr.narrow else 3.4), layout="constrained")
     x = np.arange(len(labels))
     names = {"init": tr("初始化时", "at initialization"), "trained": tr("训练后", "trained")}
     colours = {"init": GREY, "trained": RESIDUAL}
@@ -118,9 +152,9 @@ def shares_figure(shares: dict[str, np.ndarray], labels: list[str], tr: Translat
         mid = np.median(runs, 0)
         err = (mid - runs.min(0), runs.max(0) - mid)
         ax.bar(x + offset, mid, 0.38, color=colours[state], alpha=0.85, label=names[state])
-        ax.errorbar(x + offset, mid, yerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
+        ax.errorbar(x + offset, mid, yerr=err, fmt="none", ecolor=INK, capsize=2, lw=0.8)
     ax.axhline(0, color=GREY, lw=0.8)
-    ax.set_xticks(x, labels)
+    ax.set_xticks(x, labels, rotation=90 if tr.narrow else 0)  # narrow: nine labels in 4 in
     ax.set(
         ylabel=tr("占 ‖x_L‖² 的份额", "share of ‖x_L‖²"),
         title=tr(

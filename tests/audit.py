@@ -1,12 +1,13 @@
 """Every page of a built site, in both languages, as a reader's browser gets it: what it
 shows (formulas, images, the language switcher), what went wrong (console errors, failed
 requests, requests that left the site) and axe-core's serious violations at a desktop and a
-phone width. The tests of tests/test_site_browser.py read the findings.
+phone width; and what the site's search answers to a reader's queries (``SEARCHES``). The
+tests of tests/test_site_browser.py and tests/test_search.py read the findings.
 
 Run as its own process, so the test session starts it the moment the site is built and goes
 on with other tests while it works (tests/conftest.py)::
 
-    python -m tests.audit SITE FINDINGS.json
+    python -m tests.audit SITE FINDINGS.json    # the searches go to FINDINGS.search.json
 """
 
 from __future__ import annotations
@@ -41,7 +42,31 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 SCREENS = {"desktop": DESKTOP["viewport"], "phone": PHONE["viewport"]}
 
-READER = """() => {
+# Chinese characters the browser draws as empty boxes ("tofu"): each distinct Han character of
+# the text (up to 40) drawn on a canvas in the text's own font, compared pixel for pixel with a
+# code point no font has (U+10FFFD, private use): a character drawn exactly as that one had no
+# glyph. Without a CJK font every character is that box.
+TOFU = """const tofu = (text) => {
+    const family = getComputedStyle(document.querySelector('.md-typeset')).fontFamily;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 64;
+    const pen = canvas.getContext('2d', {willReadFrequently: true});
+    const drawn = (character) => {
+        pen.clearRect(0, 0, 64, 64);
+        pen.font = `40px ${family}`;
+        pen.fillText(character, 4, 48);
+        return pen.getImageData(0, 0, 64, 64).data.join(',');
+    };
+    const missing = drawn('\\u{10FFFD}');
+    const han = [...new Set(text.match(/\\p{Script=Han}/gu) || [])].slice(0, 40);
+    return han.filter(character => drawn(character) === missing);
+};"""
+
+READER = (
+    """() => {
+"""
+    + TOFU
+    + """
     const content = document.querySelector('.md-content').cloneNode(true);
     content.querySelectorAll('pre, code, .clipboard-copy-txt, .katex, script, style')
         .forEach(e => e.remove());
@@ -54,31 +79,237 @@ READER = """() => {
         images: [...document.querySelectorAll('.md-content img')].map(i => ({
             src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.alt})),
         switcher: document.querySelector(`a.md-select__link[hreflang="${other}"]`).href,
+        tofu: tofu(content.innerText),
     };
 }"""
+)
 
 # Figures load lazily (resdoc/sitegen/figures.py): load every one, as a reader who scrolls
-# through the page would, before READER checks that each loaded.
+# through the page would, before READER checks that each loaded (30 s: a loaded machine with two
+# lanes busy once took more than 15 s for one of ch 3 or ch 4's figures).
 LOAD_LAZY_IMAGES = """async () => {
     const images = [...document.querySelectorAll('.md-content img')];
     images.forEach(image => { image.loading = 'eager'; });
     const loaded = images.map(image => image.complete ? null : new Promise(done => {
         image.addEventListener('load', done); image.addEventListener('error', done); }));
-    await Promise.race([Promise.all(loaded), new Promise(done => setTimeout(done, 15000))]);
+    await Promise.race([Promise.all(loaded), new Promise(done => setTimeout(done, 30000))]);
 }"""
 
 # Started, not awaited: the page's renderer works on it while the other lane's page loads.
 # First the layout settles: the transitions a resize starts (Material's drawer) run out, or
 # axe-core would measure colours half-way through them.
-START_AXE = """() => { window.__axe = (async () => {
+# The layout come to rest: two frames (the page's own handlers have run), then every animation
+# that ends has ended (an endless one, a spinner, never would).
+SETTLED = """const settled = async () => {
     await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
     const finite = document.getAnimations()
         .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
     await Promise.all(finite.map(a => a.finished.catch(() => null)));
+};"""
+
+START_AXE = (
+    """() => {
+"""
+    + SETTLED
+    + """
+    window.__axe = (async () => {
+    await settled();
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
         `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
 })(); }"""
+)
+
+
+# axe-core runs on every page with a phone's screen, where most readers read; on a desktop's
+# only on one page of each kind, in both languages: what the desktop adds (the nav sidebar,
+# the table of contents, the header's search field) is the template's, the same on every page
+# of a kind, while the text is checked at the phone's width. axe-core is most of the audit's
+# CPU (seconds a run on a chapter), and the test command has a budget of 6 minutes.
+AXE_ON_DESKTOP = tuple(
+    prefix + path
+    for path in (
+        "",
+        "chapters/04-add-norm/",
+        "examples/04-add-norm/",
+        "explorer/",
+        "references/",
+        "glossary/",
+    )
+    for prefix in ("", "en/")
+)
+
+
+# Queries a reader types, per language's home page; tests/test_search.py says what each must find.
+SEARCHES = {
+    "": [
+        "残差",
+        "梯度消失",
+        "预热",
+        "层归一化",
+        "残差连接",
+        "退化",
+        "Post-LN",
+        "warmup",
+        "warm-up",
+        "gradient",
+        "layer norm",
+        "shattered",
+        "bottleneck",
+        "pre-ln",
+    ],
+    "en/": [
+        "残差",
+        "residual",
+        "vanishing gradient",
+        "warmup",
+        "warm-up",
+        "Post-LN",
+        "pre-ln",
+        "Pre-LN",
+        "gradient",
+        "layer norm",
+        "shattered",
+        "bottleneck",
+        "degradation",
+    ],
+}
+SHOWN = 10  # result groups kept per query (a group: one page, its best-matching entry first)
+
+# Material's own search worker, set up as Material sets it up (its index, the setup message)
+# and asked each query as the search field asks it: results as the reader's list shows them.
+SEARCH = """async ([queries, shown]) => {
+    const config = JSON.parse(document.getElementById('__config').textContent);
+    const base = new URL(config.base, location.href);
+    const index = await (await fetch(new URL('search/search_index.json', base))).json();
+    const worker = new Worker(new URL(config.search, location.href));
+    const ask = (message) => new Promise(done => {
+        worker.onmessage = event => done(event.data); worker.postMessage(message); });
+    await ask({type: 0, data: {config: index.config, docs: index.docs, options: {suggest: false}}});
+    const results = {};
+    for (const query of queries) {
+        const answer = await ask({type: 2, data: query});
+        results[query] = answer.data.items.slice(0, shown).map(group => group.map(item => ({
+            location: item.location, title: item.title, text: item.text})));
+    }
+    worker.terminate();
+    return results;
+}"""
+
+
+# The figures the reader sees (resdoc/sitegen/figures.py): each shown <img> once its picture has
+# picked the variant for this screen and scheme (waiting up to 10 s for it), where it lies in
+# the text column, whether anything around it scrolls, and whether the page scrolls sideways.
+FIGURES = """async ({narrow, dark}) => {
+    const shown = () => [...document.querySelectorAll('.md-content picture img')]
+        .filter(image => getComputedStyle(image).display !== 'none');
+    const ready = image => image.complete && image.naturalWidth > 0
+        && image.currentSrc.includes('.narrow.') === narrow
+        && image.currentSrc.includes('.dark.') === dark;
+    for (let waited = 0; waited < 10000 && !shown().every(ready); waited += 100) {
+        await new Promise(done => setTimeout(done, 100));
+    }
+    const article = document.querySelector('.md-content article') || document.querySelector('.md-content');
+    const box = article.getBoundingClientRect(), style = getComputedStyle(article);
+    const left = box.left + parseFloat(style.paddingLeft), right = box.right - parseFloat(style.paddingRight);
+    return {
+        page_scrolls: document.scrollingElement.scrollWidth > window.innerWidth,
+        pictures: document.querySelectorAll('.md-content picture').length,
+        shown: shown().map(image => {
+            const r = image.getBoundingClientRect();
+            let scrolls = false;
+            for (let e = image.parentElement; e && e !== article; e = e.parentElement) {
+                scrolls ||= e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible';
+            }
+            return {src: new URL(image.currentSrc || image.src).pathname, width: r.width,
+                    left: r.left - left, right: right - r.right, scrolls};
+        }),
+    };
+}"""
+
+
+# Each display formula as the reader sees it on this screen: whether it is wider than its box
+# and, if so, whether the box shows that (it scrolls, a shadow at the cut edge), lets the
+# keyboard in and has a name; and whether the box itself stays in the content area (on a
+# phone a formula's box may take the screen's width, past the text's margins).
+FORMULAS = """() => {
+    const area = document.querySelector('.md-content').getBoundingClientRect();
+    return [...document.querySelectorAll('.md-content .katex-display')].map(display => {
+        const look = getComputedStyle(display), r = display.getBoundingClientRect();
+        const tex = display.querySelector('annotation');
+        // cut by code point: 𝓕 is two UTF-16 units, and half of one is no JSON Python writes
+        return {
+            tex: [...(tex ? tex.textContent : display.textContent).trim()].slice(0, 80).join(''),
+            width: display.scrollWidth, shown: display.clientWidth,
+            overflows: display.scrollWidth > display.clientWidth + 1,
+            scrolls: ['auto', 'scroll'].includes(look.overflowX),
+            shadow: (look.backgroundImage.match(/gradient/g) || []).length >= 4,
+            focusable: display.tabIndex === 0,
+            name: display.getAttribute('aria-label') || '',
+            in_column: r.left >= area.left - 0.5 && r.right <= area.right + 0.5,
+        };
+    });
+}"""
+
+
+# Pages walked with the keyboard and printed: the two home pages and chapter 4 (its formulas,
+# code, measured numbers) in both languages, and the references (links to other sites).
+WALKED = ("", "en/", "chapters/04-add-norm/", "en/chapters/04-add-norm/", "references/")
+TAB_STOPS = 60  # the header, the nav and the start of the text
+
+# Where Tab's focus is: what it is, whether a reader sees it (on screen, not transparent or
+# hidden) and whether it shows it has focus (an outline or a shadow of at least 1 px).
+FOCUSED = (
+    """async () => {
+"""
+    + SETTLED
+    + """
+    // what Tab set moving (Material's search opening, a drawer sliding) is read at rest; the
+    // frames after the animations let a handler the animation's end started run too
+    await settled();
+    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    // a control drawn by the label after it (Material's palette toggle: a 0×0 radio, then the
+    // icon that switches to the other scheme) shows focus on that label, as Material styles it
+    const next = e.nextElementSibling;
+    const drawn = e.getBoundingClientRect().width === 0 && next && next.matches('label')
+        ? next : e;
+    const r = drawn.getBoundingClientRect(), style = getComputedStyle(drawn);
+    let shown = r.width > 0 && r.height > 0 && style.visibility === 'visible'
+        && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+    for (let a = drawn; a && shown; a = a.parentElement) {
+        shown = parseFloat(getComputedStyle(a).opacity) > 0.1;
+    }
+    const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1)
+        || style.boxShadow !== 'none';
+    const name = typeof e.className === 'string' && e.className.trim()
+        ? '.' + e.className.trim().split(/\\s+/).join('.') : '';
+    return {element: e.tagName.toLowerCase() + name, text: [...(e.innerText || e.ariaLabel || '')].slice(0, 40).join(''),
+            shown, ring};
+}"""
+)
+
+# The page as print media lays it out (page.emulate_media): what would still look like the
+# screen's controls on paper, and whether links to other sites print their address.
+PRINTED = """() => {
+    const seen = e => getComputedStyle(e).display !== 'none';
+    const measured = [...document.querySelectorAll('.md-typeset .rd-measured')];
+    const copy = [...document.querySelectorAll(
+        '.md-typeset .md-clipboard, .md-typeset .md-code__button, .md-typeset .md-code__nav')];
+    const outside = [...document.querySelectorAll('.md-content a[href^="http"]')]
+        .filter(a => !a.classList.contains('md-button'));
+    const label = document.querySelector('.md-content h1 .rd-chapter-number');
+    return {
+        measured: measured.length,
+        underlined: measured.filter(e => getComputedStyle(e).textDecorationLine !== 'none').length,
+        copy_buttons: copy.filter(seen).length,
+        links_out: outside.length,
+        links_without_address: outside.filter(a => !getComputedStyle(a, '::after').content
+            .includes(a.getAttribute('href'))).map(a => a.href),
+        chapter_label: label ? seen(label) && label.getBoundingClientRect().height > 0 : null,
+    };
+}"""
 
 
 @dataclass
@@ -89,6 +320,10 @@ class Visit:
     outside: list[str] = field(default_factory=list)  # requests that left the site
     reader: dict = field(default_factory=dict)  # READER's findings
     axe: dict[str, list[str]] = field(default_factory=dict)  # screen: serious violations
+    figures: dict[str, dict] = field(default_factory=dict)  # "phone-dark" etc.: FIGURES' findings
+    formulas: dict[str, list] = field(default_factory=dict)  # screen: FORMULAS' findings
+    focus: list[dict] = field(default_factory=list)  # WALKED pages: FOCUSED after each Tab
+    printed: dict = field(default_factory=dict)  # WALKED pages: PRINTED
     failed: str = ""  # the visit itself broke (a timeout, a script error)
 
 
@@ -119,11 +354,44 @@ class Lane:
             visit.reader = page.evaluate(READER)
             for screen, viewport in SCREENS.items():
                 page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
-                page.evaluate(START_AXE)
-                yield
-                visit.axe[screen] = page.evaluate("() => window.__axe")
+                if screen == "phone" or url in AXE_ON_DESKTOP:
+                    page.evaluate(START_AXE)
+                    yield
+                    visit.axe[screen] = page.evaluate("() => window.__axe")
+                visit.formulas[screen] = page.evaluate(FORMULAS)
+                shown = {"narrow": screen == "phone", "dark": False}
+                visit.figures[f"{screen}-light"] = page.evaluate(FIGURES, shown)
+            if url in WALKED:
+                self.walk_and_print(visit)
+                page.set_viewport_size(
+                    PHONE["viewport"]
+                )  # the walk is on a desktop; dark is checked narrow
+            # the dark palette, chosen with Material's toggle (prefers-color-scheme only picks
+            # the palette of a first visit: the screenshots' fresh browsers check that path)
+            page.click("form[data-md-component=palette] label[for=__palette_1]")
+            try:
+                page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+                visit.figures["phone-dark"] = page.evaluate(FIGURES, {"narrow": True, "dark": True})
+            finally:
+                page.evaluate("() => localStorage.clear()")  # the next page starts light
         except Exception as error:  # noqa: BLE001 - reported by every test of the page
             visit.failed = f"{type(error).__name__}: {error}"
+
+    def walk_and_print(self, visit: Visit) -> None:
+        """Tab through the page's first TAB_STOPS stops on a desktop screen, then lay it out
+        for print."""
+        page = self.page
+        page.set_viewport_size(DESKTOP["viewport"])
+        page.evaluate("() => window.scrollTo(0, 0)")
+        for _ in range(TAB_STOPS):
+            page.keyboard.press("Tab")
+            visit.focus.append(page.evaluate(FOCUSED))
+        page.keyboard.press("Escape")  # a search the walk opened closes
+        page.emulate_media(media="print")
+        try:
+            visit.printed = page.evaluate(PRINTED)
+        finally:
+            page.emulate_media(media="screen")
 
 
 LANES = 2  # pages in flight: each lane has its own renderer process, so both cores work
@@ -152,8 +420,27 @@ def audit(browser, server: str) -> dict[str, Visit]:
     return found
 
 
+def search_results(browser, server: str) -> dict[str, dict[str, list]]:
+    """Each language's queries (``SEARCHES``) answered by the site's search, from its home page."""
+    context = browser.new_context(**DESKTOP)
+    try:
+        page = context.new_page()
+        results = {}
+        for home, queries in SEARCHES.items():
+            page.goto(server + home, wait_until="load")
+            results[home] = page.evaluate(SEARCH, [queries, SHOWN])
+        return results
+    finally:
+        context.close()
+
+
+def searches_file(findings: Path) -> Path:
+    return findings.with_suffix(".search.json")
+
+
 class BackgroundAudit(Background):
-    """``python -m tests.audit site`` started now; ``findings()`` waits for them."""
+    """``python -m tests.audit site`` started now; ``findings()`` and ``searches()`` wait
+    for them."""
 
     def __init__(self, site: Path, folder: Path):
         self.found = folder / "findings.json"
@@ -167,6 +454,13 @@ class BackgroundAudit(Background):
         found = json.loads(self.found.read_text("utf-8"))
         return found if isinstance(found, str) else {u: Visit(**v) for u, v in found.items()}
 
+    def searches(self) -> dict[str, dict[str, list]] | str:
+        """Each language's results per query (``SEARCHES``), or why there are none."""
+        found = self.findings()
+        if isinstance(found, str):
+            return found
+        return json.loads(searches_file(self.found).read_text("utf-8"))
+
 
 def main(site: Path, findings: Path) -> None:
     if shutil.which("chromium") is None:
@@ -174,6 +468,8 @@ def main(site: Path, findings: Path) -> None:
     else:
         with serve(site) as server, chromium() as browser:
             found = {url: asdict(visit) for url, visit in audit(browser, server).items()}
+            searched = search_results(browser, server)
+        searches_file(findings).write_text(json.dumps(searched, ensure_ascii=False), "utf-8")
         for visit in found.values():  # the server's address was this process's own
             switcher = visit["reader"].get("switcher", "")
             visit["reader"]["switcher"] = switcher.removeprefix(server)

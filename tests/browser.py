@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
+import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +42,35 @@ def serve(folder: Path):
         server.shutdown()
 
 
+# A reader's device has a Chinese font; Debian's chromium on a bare machine (CI) has none and
+# draws every Chinese character as an empty box. The test browser gets the Noto Sans SC that
+# the build already installs for the figures (pylopdf-fonts-zh-cn) through a fontconfig file
+# of its own, on top of the system's: no root, no apt. A FONTCONFIG_FILE already set wins (a
+# run with a font-less one shows that tests/audit.py's tofu check fails without the font).
+FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <dir>{fonts}</dir>
+  <cachedir>{cache}</cachedir>
+</fontconfig>
+"""
+
+
+def browser_environment(folder: Path) -> dict[str, str]:
+    """The environment Chromium starts in: the process's own, with a fontconfig file (written
+    into ``folder``) that adds the build's Chinese font, unless one is already chosen."""
+    environment = dict(os.environ)
+    if "FONTCONFIG_FILE" not in environment:
+        import pylopdf_fonts_zh_cn  # the build's Noto Sans SC (a test dependency too)
+
+        fonts = Path(pylopdf_fonts_zh_cn.sans_path()).parent
+        conf = folder / "fonts.conf"
+        conf.write_text(FONTCONFIG.format(fonts=fonts, cache=folder / "cache"), "utf-8")
+        environment["FONTCONFIG_FILE"] = str(conf)
+    return environment
+
+
 @contextmanager
 def chromium():
     executable = shutil.which("chromium")
@@ -49,8 +80,13 @@ def chromium():
         )
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    with (
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory(prefix="resdoc-fonts-") as fonts,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_ARGS, env=browser_environment(Path(fonts))
+        )
         try:
             yield browser
         finally:

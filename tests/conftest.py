@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,11 +20,13 @@ import pytest
 
 from tests.audit import BackgroundAudit
 from tests.browser import chromium, serve
-from tests.sites import BackgroundBuild, copy_project, run_times
+from tests.outside import READY
+from tests.sites import ROOT, Background, BackgroundBuild, copy_project, run_times
 
 _BUILD = pytest.StashKey[BackgroundBuild]()
 _REBUILD = pytest.StashKey["Rebuild | None"]()  # None: collected, not started yet
 _AUDIT = pytest.StashKey["BackgroundAudit | None"]()  # the same
+_VENV = pytest.StashKey[tuple[Background, Path]]()  # the clean venv being made, and its folder
 
 
 def _needs_site(item: pytest.Item) -> bool:
@@ -48,6 +51,12 @@ def pytest_collection_modifyitems(session, config, items):
         return _needs_site(item) + ("rebuilt" in names) + 2 * ("visits" in names)
 
     items.sort(key=rank)  # stable: the order within a rank stays
+    if not config.option.collectonly and any(
+        "clean_venv" in getattr(item, "fixturenames", ()) for item in items
+    ):  # installing torch & co. into a fresh venv takes a while: start it now, beside the build
+        folder = config._tmp_path_factory.mktemp("outside")
+        command = [sys.executable, "-m", "tests.outside", "prepare", str(folder)]
+        config.stash[_VENV] = (Background(command, folder / "prepare.log", cwd=ROOT), folder)
     if any("visits" in getattr(item, "fixturenames", ()) for item in items):
         config.stash[_AUDIT] = None
     if config.option.collectonly or not any(_needs_build(item) for item in items):
@@ -59,6 +68,8 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_unconfigure(config):
+    if _VENV in config.stash:
+        config.stash[_VENV][0].stop()
     if _BUILD in config.stash:
         config.stash[_BUILD].stop()  # a run stopped early (-x, Ctrl-C) stops the build too
     if config.stash.get(_REBUILD, None) is not None:
@@ -157,6 +168,26 @@ def visits(request, built_site, tmp_path_factory) -> dict:
     if isinstance(found, str):
         pytest.skip(found)
     return found
+
+
+@pytest.fixture(scope="session")
+def searches(request, visits) -> dict:
+    """What the site's search answered to each query of tests/audit.py's SEARCHES, per
+    language's home page ("" or "en/"), in the same audit process as ``visits``."""
+    found = request.config.stash[_AUDIT].searches()
+    if isinstance(found, str):
+        pytest.skip(found)
+    return found
+
+
+@pytest.fixture(scope="session")
+def clean_venv(request) -> Path:
+    """The Python of a clean venv with resdoc installed from its wheel (tests/outside.py),
+    made in the background since the tests were collected."""
+    making, folder = request.config.stash[_VENV]
+    result = making.result()
+    assert result.returncode == 0 and (folder / READY).is_file(), result.stdout[-5000:]
+    return folder / "venv" / "bin" / "python"
 
 
 @pytest.fixture(scope="session")

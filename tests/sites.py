@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -91,26 +92,38 @@ def tiny_site(dest: Path) -> Path:
 
 
 def _build_command(
-    project: Path, cache: Path | None, site_url: str | None, site_dir: str
+    project: Path,
+    cache: Path | None,
+    site_url: str | None,
+    site_dir: str,
+    repo_url: str | None = None,
 ) -> tuple[list[str], dict[str, str]]:
-    # the caller's RESDOC_CACHE_DIR and RESDOC_SITE_URL are not the copy's
-    unset = ("RESDOC_SITE_URL", "RESDOC_CACHE_DIR")
+    # the caller's RESDOC_CACHE_DIR, RESDOC_SITE_URL and RESDOC_REPO_URL are not the copy's
+    unset = ("RESDOC_SITE_URL", "RESDOC_CACHE_DIR", "RESDOC_REPO_URL")
     env = {name: value for name, value in os.environ.items() if name not in unset}
     env.update(OMP_NUM_THREADS="1", NO_MKDOCS_2_WARNING="1")
     if cache is not None:
         env["RESDOC_CACHE_DIR"] = str(cache)
     if site_url is not None:
         env["RESDOC_SITE_URL"] = site_url
+    if repo_url is not None:
+        env["RESDOC_REPO_URL"] = repo_url
     env["PYTHONPATH"] = str(project)  # the copy's resdoc, not the installed one
     return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", site_dir], env
 
 
 def build(
-    project: Path, cache: Path | None = None, site_url: str | None = None, site_dir: str = "site"
+    project: Path,
+    cache: Path | None = None,
+    site_url: str | None = None,
+    site_dir: str = "site",
+    repo_url: str | None = None,
 ) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` in ``project`` into ``site_dir``; the cache defaults to
-    ``project/.cache/resdoc`` (whatever RESDOC_CACHE_DIR the tests run with). ``site_url`` is the published address (RESDOC_SITE_URL), unset by default."""
-    command, env = _build_command(project, cache, site_url, site_dir)
+    ``project/.cache/resdoc`` (whatever RESDOC_CACHE_DIR the tests run with). ``site_url`` is
+    the published address (RESDOC_SITE_URL), ``repo_url`` the repository's (RESDOC_REPO_URL),
+    both unset by default."""
+    command, env = _build_command(project, cache, site_url, site_dir, repo_url)
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
 
 
@@ -168,3 +181,31 @@ def executions(cache: Path) -> list[str]:
 def parsed(page: Path) -> BeautifulSoup:
     """A built page, parsed once per session however many tests read it."""
     return BeautifulSoup(page.read_text("utf-8"), "html.parser")
+
+
+# The text column's width in CSS px where each layout of a figure is shown (resdoc/style.py):
+# Material's at a 390 px phone and at a 1280 px desktop.
+COLUMN_PX = {"phone": 358, "desktop": 688}
+
+
+def figure_records(site: Path) -> dict[tuple[str, str], dict]:
+    """``{(example, name): {lang: {variant: size}}}`` for every figure the examples published:
+    each variant's size and smallest text in points (``<name>.json`` in the examples' outputs,
+    in the cache beside the site: ``<project>/.cache/resdoc/examples``)."""
+    examples = site.resolve().parent / ".cache" / "resdoc" / "examples"
+    found = {}
+    for info in sorted(examples.glob("*/figures/*.json")):
+        if (site / "figures" / info.parent.parent.name).is_dir():  # an example of this site
+            found[info.parent.parent.name, info.stem] = json.loads(info.read_text("utf-8"))
+    return found
+
+
+def variant_of(path: str) -> tuple[str, str, str, str]:
+    """(language, example, figure, variant) of a figure's URL path on the site."""
+    from resdoc.sitegen.conventions import FIGURE_VARIANTS
+
+    lang = "en" if path.startswith("/en/") else "zh"
+    example, file = path.removeprefix("/en/").removeprefix("/").split("/")[1:3]
+    name, _, suffix = file.removesuffix(".svg").partition(".")
+    variants = {suffix: variant for variant, suffix in FIGURE_VARIANTS.items()}
+    return lang, example, name, variants["." + suffix if suffix else ""]

@@ -1,9 +1,10 @@
-"""Chapter 09-applications: what the initialization schemes and branch scalings do, on small fast
+"""Chapter 10-applications: what the initialization schemes and branch scalings do, on small fast
 settings."""
 
 import math
 import statistics
 
+import pytest
 import torch
 
 from resdoc.applications import (
@@ -64,6 +65,19 @@ def test_deepnorm_grows_the_shortcut_and_shrinks_the_branch_with_depth():
     small, large = deepnorm_constants(6), deepnorm_constants(600)
     assert 1 < small["alpha"] < large["alpha"]
     assert 1 > small["beta"] > large["beta"]
+
+
+@pytest.mark.parametrize("n", [6, 12, 100, 1000])
+def test_deepnorms_branch_weighs_beta_squared_over_alpha_which_falls_like_n_to_minus_three_quarters(
+    n,
+):
+    """Chapter 10: both matrices of a branch carry beta, so its weight relative to the shortcut is beta²/alpha."""
+    constants = deepnorm_constants(n)
+    ratio = constants["beta"] ** 2 / constants["alpha"]
+    assert ratio == pytest.approx(2**-1.75 * n**-0.75)
+    sixteen_times_deeper = deepnorm_constants(16 * n)
+    shrinks = sixteen_times_deeper["beta"] ** 2 / sixteen_times_deeper["alpha"] / ratio
+    assert 1 / 16 < shrinks < 1 / 4  # faster than 1/√N (1/4), slower than 1/N (1/16): 16^(-3/4)
 
 
 @torch.no_grad()

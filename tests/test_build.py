@@ -6,9 +6,11 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
+from resdoc.sitegen.redirects import MOVED
+from resdoc.sitegen.script import read_cells
 from tests.sites import build, executions, parsed
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.upstream]
 
 
 @pytest.fixture
@@ -42,7 +44,39 @@ def test_both_languages_have_every_page(project):
         rel = page.relative_to(project / "docs").as_posix().removesuffix(".zh.md")
         folder = "" if rel == "index" else f"{rel}/"
         zh, en = html(project, f"{folder}index.html"), html(project, f"en/{folder}index.html")
-        assert '<html lang="zh"' in zh and '<html lang="en"' in en
+        assert '<html lang="zh-CN"' in zh and '<html lang="en"' in en
+
+
+@pytest.mark.parametrize(("lang_prefix", "label"), [("", "第 {n} 章"), ("en/", "Chapter {n}")])
+def test_chapters_show_their_number_in_heading_title_and_nav(project, lang_prefix, label):
+    site = project / "site" / lang_prefix
+    home_nav = [
+        a.get_text(" ", strip=True) for a in parsed(site / "index.html").select(".md-nav a")
+    ]
+    for folder in ("chapters", "examples"):
+        for page_dir in sorted((site / folder).iterdir()):
+            page = parsed(page_dir / "index.html")
+            if page.find("meta", attrs={"http-equiv": "refresh"}):
+                continue  # an old address (tests above)
+            n = int(page_dir.name[:2])
+            title = page.title.string
+            assert title.startswith(f"{n} · "), (page_dir, title)
+            assert f"{n} · {title.removeprefix(f'{n} · ').split(' - ')[0]}" in home_nav, page_dir
+            if folder == "chapters":
+                kicker = page.select_one("h1 .rd-chapter-number")
+                assert kicker is not None and kicker.get_text() == label.format(n=n), page_dir
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_every_moved_page_sends_the_reader_to_its_new_address(project, lang_prefix):
+    site = project / "site"
+    for old, new in MOVED.items():
+        page = parsed(site / lang_prefix / old / "index.html")
+        refresh = page.find("meta", attrs={"http-equiv": "refresh"})["content"]
+        target = (site / lang_prefix / old / refresh.partition("url=")[2]).resolve()
+        assert target == (site / lang_prefix / new).resolve(), (old, refresh)
+        assert (target / "index.html").is_file()
+        assert page.find("a")["href"] == refresh.partition("url=")[2]
 
 
 @pytest.mark.parametrize("lang_prefix", ["", "en/"])
@@ -52,11 +86,41 @@ def test_example_pages_are_rendered_notebooks_in_both_languages(project, lang_pr
         assert 'class="jupyter-wrapper"' in page  # rendered by mkdocs-jupyter, not a copied .py
         assert "# %%" not in page
         if "publish.figure(" in page:
-            figures = BeautifulSoup(page, "html.parser").select("img.resdoc-figure")
-            assert figures
+            figures = BeautifulSoup(page, "html.parser").select(".rd-figure-art picture img")
+            assert figures  # each figure in its variants (resdoc/sitegen/figures.py)
             assert all(img["src"].startswith("../../figures/") and img["alt"] for img in figures)
         for download in (f"{name}.py", f"{name}.ipynb"):
             assert (project / "site" / f"{lang_prefix}examples/{name}" / download).is_file()
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_every_code_cell_is_anchored_at_the_script_line_its_code_starts(project, lang_prefix):
+    """``id="cell-<N>"``: the cell's code starts at line N of examples/<name>.py (the anchor
+    measured numbers link to). Its copy button copies exactly that cell's code."""
+    for name in examples(project):
+        page = parsed(project / "site" / f"{lang_prefix}examples/{name}/index.html")
+        ids = [element["id"] for element in page.select("[id]")]
+        assert len(ids) == len(set(ids)), name
+        script = {c.first_line: c.source for c in read_cells(project / "examples" / f"{name}.py")}
+        cells = page.select(".jp-CodeCell[id]")
+        assert cells, name
+        for cell in cells:
+            line = int(cell["id"].removeprefix("cell-"))
+            copied = page.find(id=cell.select_one("clipboard-copy")["for"]).get_text()
+            assert copied == script[line], (name, line)
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_example_pages_fold_the_bookkeeping_and_print_in_their_language(project, lang_prefix):
+    for name in examples(project):
+        page = parsed(project / "site" / f"{lang_prefix}examples/{name}/index.html")
+        code = page.select(".jp-InputArea pre")
+        folded = "".join(pre.get_text() for pre in code if pre.find_parent("details"))
+        shown = "".join(pre.get_text() for pre in code if not pre.find_parent("details"))
+        assert "publish.claim(" in folded and "publish.claim(" not in shown, name
+        printed = " ".join(p.get_text() for p in page.select(".jp-OutputArea pre"))
+        chinese = re.search(r"[\u4e00-\u9fff]", printed)
+        assert bool(chinese) == (lang_prefix == ""), (name, printed[:300])
 
 
 def test_figures_exist_per_language_and_differ(project):
@@ -77,7 +141,10 @@ def test_no_placeholder_left_and_numbers_filled(project):
 def test_published_address_comes_from_the_environment(project):
     """The Pages workflow sets RESDOC_SITE_URL; a local build names no address at all."""
     assert 'rel="canonical"' not in html(project, "chapters/01-shortcut/index.html")
-    result = build(project, site_url="https://example.test/resdoc/", site_dir="published")
+    repo = "https://git.example.test/owner/resdoc"
+    result = build(
+        project, site_url="https://example.test/resdoc/", site_dir="published", repo_url=repo
+    )
     assert result.returncode == 0, result.stderr
     page = (project / "published" / "en" / "chapters" / "01-shortcut" / "index.html").read_text(
         "utf-8"
@@ -92,6 +159,14 @@ def test_published_address_comes_from_the_environment(project):
         assert f'<xhtml:link rel="alternate" hreflang="en" href="{en}"/>' in sitemap
     # the language switcher stays relative: the site works under the address's sub-path
     assert '<a href="../../../chapters/01-shortcut/" hreflang="zh"' in page
+    # the repository, from RESDOC_REPO_URL: linked in the header, nothing fetched from its host
+    links = BeautifulSoup(page, "html.parser").select("a.md-source")
+    assert [a["href"] for a in links] == [repo, repo]  # header and navigation drawer
+    assert 'data-md-component="source"' not in page
+    example = (project / "published" / "examples" / "02-addition" / "index.html").read_text("utf-8")
+    assert f"git clone {repo}" in example
+    local = html(project, "examples/02-addition/index.html")
+    assert 'class="md-source"' not in local and "git clone" not in local and "pip install" in local
 
 
 def test_pages_request_nothing_outside_the_site(project):

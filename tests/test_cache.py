@@ -73,6 +73,23 @@ def test_editing_the_script_reruns_it_and_results_follow(project):
     assert results["greeting"]["text"] == "bonjour"
 
 
+def test_a_script_edited_while_its_example_runs_is_run_again(project):
+    """The manifest holds the hashes taken when the run started: outputs made from the old
+    text are never recorded as those of the new one."""
+    script = project / "examples" / "publish_user.py"
+    edits_itself = USES_PUBLISH_ONLY.replace('"hello"', '"hi"') + (
+        "\nfrom pathlib import Path\n"
+        "_me = Path('examples/publish_user.py')\n"
+        "_me.write_text(_me.read_text('utf-8').replace('\"hi\"', '\"edited\"'), 'utf-8')\n"
+    )
+    script.write_text(edits_itself, "utf-8")
+    assert run(project) == ["publish_user"]
+    assert '"edited"' in script.read_text("utf-8")
+    assert run(project) == ["publish_user"]  # the edit made during the first run counts
+    results = ExampleRunner(project, project / ".cache" / "examples").discover()[1].results()
+    assert results["greeting"]["text"] == "edited"
+
+
 def test_a_changed_dependency_pin_reruns_everything_and_says_which(project, monkeypatch):
     from resdoc.sitegen import examples
 

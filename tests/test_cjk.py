@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from resdoc.sitegen.cjk import HAN, gaps, join_lines, visible_text
+from resdoc.sitegen.cjk import ascii_brackets, gaps, join_lines, visible_text
+
+pytestmark = pytest.mark.upstream
 
 
 @pytest.mark.parametrize(
@@ -75,15 +75,28 @@ def test_no_gap_left_in_the_text_of_any_chinese_page(site):
     assert found == {}
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("残差连接 (residual connection) 把", ["接 (residual connection)"]),
+        ("见 (第 4 章)", ["见 (第 4 章)"]),
+        ("(注) 前文", ["(注) 前"]),
+        ("如图：(a) 无残差；(b) 有残差", []),  # panel labels, as printed in the figure
+        ("由式 (3.1) 得", []),  # an equation's number, as beside the formula
+        ("灰色虚线为预测 (1 + 2s²)^(L/2)。", []),  # a formula in plain text
+        ("（residual connection）与 He 等 (2016)", ["等 (2016)"]),
+    ],
+)
+def test_ascii_brackets_are_found_except_labels_and_formulas(text, found):
+    assert ascii_brackets(text) == found
+
+
 @pytest.mark.slow
 def test_chinese_text_uses_full_width_brackets(site):
     """ASCII brackets next to Chinese text, or around it, outside code and formulas."""
-    ascii_around = re.compile(
-        rf"[{HAN}，。：；、]\s*\([^()\0]*\)|\([^()\0]*\)\s*[{HAN}]|\([^()\0]*[{HAN}][^()\0]*\)"
-    )
     found = {}
     for page in zh_pages(site):
-        left = [m[0] for m in ascii_around.finditer(visible_text(page.read_text("utf-8")))]
+        left = ascii_brackets(visible_text(page.read_text("utf-8")))
         if left:
             found[page.relative_to(site).as_posix()] = left[:5]
     assert found == {}

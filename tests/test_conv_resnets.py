@@ -1,4 +1,4 @@
-"""Chapter 12-conv-resnets: ResNet and DenseNet counts against the published ones, block
+"""Chapter 07-conv-resnets: ResNet and DenseNet counts against the published ones, block
 shapes, and the shortcut paths of the block orderings and of highway layers."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Chapter 07-ffn: the claims its page makes, checked on small fast settings."""
+"""Chapter 08-ffn: the claims its page makes, checked on small fast settings."""
 
 import torch
 

@@ -4,12 +4,16 @@ and every module of the science package belongs to a chapter or is one of the sh
 from pathlib import Path
 
 import pytest
-import yaml
+
+from resdoc.sitegen.conventions import read_config
 
 ROOT = Path(__file__).parent.parent
 CHAPTERS = sorted(p.name.removesuffix(".zh.md") for p in (ROOT / "docs/chapters").glob("*.zh.md"))
-PROSE_ONLY = {"10-misconceptions", "11-interview"}  # they gather the other chapters' evidence
-SHARED = {"__init__", "data", "gradients", "models", "publish", "style", "training"}
+PROSE_ONLY = {"11-misconceptions", "12-interview"}  # they gather the other chapters' evidence
+SHARED = {
+    "__init__", "bilingual", "data", "gradients", "models", "numerals", "publish", "quantifiers", "style",
+    "training",
+}  # fmt: skip
 PAGES_WITH_SCIENCE = {"explorer"}  # docs/explorer.*.md is not a chapter but has its own module
 
 
@@ -19,15 +23,11 @@ def module_of(chapter: str) -> str:
 
 
 def test_module_of_a_chapter_id():
-    assert module_of("08-transformer-block") == "transformer_block"
+    assert module_of("09-transformer-block") == "transformer_block"
 
 
 def nav_entries() -> list[str]:
-    class Loader(yaml.SafeLoader):  # mkdocs.yml holds !!python/name tags; only the nav matters
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=Loader)
+    config = read_config(ROOT / "mkdocs.yml")
 
     def walk(node):
         if isinstance(node, str):
@@ -55,6 +55,21 @@ def test_every_chapter_has_its_example_module_test_and_nav_entries(chapter):
     assert not missing, f"chapter {chapter} lacks {missing}"
     nav = nav_entries()
     assert f"chapters/{chapter}.md" in nav and f"examples/{chapter}.ipynb" in nav
+
+
+def test_the_nav_lists_chapters_and_examples_in_the_order_of_their_numbers():
+    """The number in a chapter's id is the one every page shows (resdoc/sitegen/chapters.py):
+    the nav reads 0, 1, 2, ... and the examples follow the chapters' order."""
+    nav = nav_entries()
+    chapters = [
+        e.removeprefix("chapters/").removesuffix(".md") for e in nav if e.startswith("chapters/")
+    ]
+    examples = [
+        e.removeprefix("examples/").removesuffix(".ipynb") for e in nav if e.startswith("examples/")
+    ]
+    assert chapters == CHAPTERS
+    assert [int(c[:2]) for c in CHAPTERS] == list(range(len(CHAPTERS)))
+    assert examples == [c for c in CHAPTERS if c not in PROSE_ONLY]
 
 
 def test_every_example_belongs_to_a_chapter():

@@ -11,7 +11,7 @@ import pytest
 
 from tests.sites import parsed
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.upstream]
 BASE = "http://site.invalid/"
 
 

@@ -10,10 +10,13 @@ import sys
 import tomllib
 
 import pytest
+from mkdocs.plugins import event_priority
 from packaging.requirements import Requirement
 
 from resdoc.sitegen import conventions, hooks, markup, private
 from tests.sites import ROOT
+
+pytestmark = pytest.mark.upstream
 
 
 def test_the_machinerys_docstring_examples_are_collected_by_the_test_command():
@@ -52,6 +55,31 @@ def test_the_science_never_imports_the_machinery():
                 names += [f"{names[0]}.{alias.name}" for alias in node.names]
             offenders += [f"{path.name}: {n}" for n in names if "sitegen" in n]
     assert offenders == []
+
+
+def _sitegen_imports(module: str) -> set[str]:
+    """The resdoc.sitegen modules ``module`` imports, directly or through each other."""
+    seen, todo = set(), [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        tree = ast.parse((ROOT / "resdoc" / "sitegen" / f"{name}.py").read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "resdoc.sitegen":
+                todo += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "resdoc.sitegen."
+            ):
+                todo.append(node.module.removeprefix("resdoc.sitegen."))
+    return seen
+
+
+def test_every_example_depends_only_on_the_cell_runner_not_on_how_pages_show_it():
+    # each module the cell runner imports is in every example's cache key (examples.py): an
+    # edit to one of them runs all examples again
+    assert _sitegen_imports("cellrun") == {"cellrun", "mime", "script"}
 
 
 def test_publish_writes_placeholders_as_the_pages_read_them(tmp_path, monkeypatch):
@@ -160,6 +188,35 @@ def test_headings_that_do_not_match_the_table_of_contents_fail_the_build():
         markup.heading_ids(NOTEBOOK, ["biao-ti", "second"], "e")
 
 
+MARKDOWN_CELL = (
+    '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput" '
+    'data-mime-type="text/markdown">\n{body}\n</div>'
+)
+
+
+def test_a_markdown_cell_ends_at_the_div_that_closes_it_not_at_a_div_inside_it():
+    # a cell whose Markdown holds a div: its formulas after that div are in the cell too
+    # (a lazy regex stopped at the first </div> and left them raw)
+    cell = MARKDOWN_CELL.format(body="<p>$a$</p><div>note</div><p>$b$</p>")
+    page = f"<main>{cell}<div>after</div></main>"
+    [(start, end)] = markup.markdown_cells(page, 1, "e")
+    assert page[start:end] == "\n<p>$a$</p><div>note</div><p>$b$</p>\n"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        MARKDOWN_CELL.format(body="<p>$a$</p>").replace("jp-RenderedMarkdown", "jp-Markdown"),
+        MARKDOWN_CELL.format(body="<p>$a$</p>").removesuffix("</div>"),
+    ],
+    ids=["wrapper renamed", "no closing div"],
+)
+def test_markdown_cells_nbconvert_no_longer_marks_fail_the_build(page):
+    # counted against the notebook's Markdown cells: 0 found for 1 fails, naming the cells
+    with pytest.raises(markup.MarkupChanged, match="e: nbconvert's Markdown cells"):
+        markup.markdown_cells(page, 1, "e")
+
+
 # --- private reliances: present in the installed versions, and a loud error when gone -------
 
 
@@ -177,9 +234,36 @@ def test_the_internals_the_build_relies_on_are_there():
     assert callable(private.nb2html())
     tokenizer = jieba.Tokenizer()
     assert private.jieba_is_plain(tokenizer)
-    i18n.building = False  # set by its on_config; true until the last language's pass ends
+    # the flag as i18n itself sets it (false from its start; true while its on_post_build
+    # builds the other languages), not set here: a rename makes this fail
     config = type("Config", (), {"plugins": {"i18n": i18n}})()
     assert private.i18n_last_pass(config)
+    private.check_i18n_order(i18n)
+
+
+def test_the_pages_i18n_makes_carry_the_attributes_generated_pages_are_given(tmp_path):
+    from mkdocs.structure.files import File, Files
+    from mkdocs_static_i18n.folder import create_i18n_file
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.zh.md").write_text("# x\n", "utf-8")
+    config = type(
+        "Config", (), {"docs_dir": str(tmp_path / "docs"), "site_dir": str(tmp_path / "site")}
+    )
+    config.use_directory_urls = True
+    plain = File("index.zh.md", config.docs_dir, config.site_dir, True)
+    made = create_i18n_file(plain, "zh", "zh", ["zh", "en"], config)
+    private.check_i18n_file_attrs(Files([made]))  # as i18n 1.3.1 makes them
+    with pytest.raises(private.PrivateAPIChanged, match="\\(i18n-file-attrs: "):
+        private.check_i18n_file_attrs(Files([plain]))  # attributes i18n no longer sets
+
+
+class LateI18n:
+    """An i18n whose on_files would run after the hooks' (AFTER_I18N = -200)."""
+
+    @event_priority(-300)
+    def on_files(self, files, config):
+        return files
 
 
 @pytest.mark.parametrize(
@@ -191,6 +275,7 @@ def test_the_internals_the_build_relies_on_are_there():
             lambda: private.i18n_last_pass(type("C", (), {"plugins": {"i18n": object()}})()),
             "i18n-building",
         ),
+        (lambda: private.check_i18n_order(LateI18n()), "i18n-order"),
         (lambda: private.jieba_is_plain(object()), "jieba-dict"),
         (lambda: private.jieba_dictionary(object()), "jieba-dict"),
     ],

@@ -1,11 +1,9 @@
-"""What keeps pages light: the notebook CSS a page uses, one search index per language,
-formulas typeset at build time with the fonts they need preloaded."""
-
-import json
+"""What keeps pages light: the notebook CSS a page uses, formulas typeset at build time with
+the fonts they need preloaded (one search index per language: tests/test_search.py)."""
 
 import pytest
 
-from resdoc.sitegen import math, notebook_css, search
+from resdoc.sitegen import math, notebook_css
 from tests.sites import ROOT
 
 CSS = """@charset "UTF-8";
@@ -32,34 +30,17 @@ def test_notebook_css_keeps_only_what_the_page_can_use():
     assert "@charset" not in kept
 
 
-def test_search_index_split_by_language(tmp_path):
-    docs = [
-        {"location": "", "text": "首页"},
-        {"location": "en/", "text": "Home"},
-        {"location": "en/chapters/a/#x", "text": "x"},
-        {"location": "chapters/a/", "text": "甲"},
-    ]
-    config = {"lang": ["zh", "en"], "separator": "[\\\\s]+"}
-    (tmp_path / "search").mkdir()
-    (tmp_path / "search" / "search_index.json").write_text(
-        json.dumps({"config": config, "docs": docs})
-    )
-    search.split_index(tmp_path, {"zh": "", "en": "en/"})
-    zh = json.loads((tmp_path / "search" / "search_index.json").read_text("utf-8"))
-    en = json.loads((tmp_path / "en" / "search" / "search_index.json").read_text("utf-8"))
-    assert [d["location"] for d in zh["docs"]] == ["", "chapters/a/"] and zh["config"] == config
-    assert [d["location"] for d in en["docs"]] == ["", "chapters/a/#x"]
-    assert en["config"]["lang"] == ["en"]
-
-
-def test_a_page_of_another_language_finds_its_own_index():
-    page = (
-        '<head><script id="__config" type="application/json">{"annotate": null, '
-        '"base": "../..", "features": []}</script></head><body></body>'
-    )
-    assert '"base": "../../en/"' in search.for_page(page, "en/")
-    assert '"base": "../.."' in search.for_page(page, "")
-    assert "search_index" in search.for_page(page, "")  # fetched once search is opened
+def test_notebook_css_is_parsed_as_css_not_split_at_braces_inside_strings(tmp_path):
+    # nbconvert's template ends its styles with a Python list of Pygments' CSS, a string a
+    # browser never applies: neither a rule, nor reaching a custom property
+    css = ":root { --only-in-string: red; /* a; comment } */ --kept: 1px; }\n"
+    css += ".jp-Cell { margin: var(--kept) /* } */; }\n"
+    css += "['pre { color: var(--only-in-string); }\\n.c { x: y }']\n"
+    page = '<div class="jp-Cell">'
+    kept = notebook_css.prune(css, page, tmp_path / "cache")
+    assert kept == ":root{--kept: 1px}\n.jp-Cell{margin: var(--kept)}\n"
+    assert notebook_css.prune(css, page, tmp_path / "cache") == kept  # from the cache
+    assert len(list((tmp_path / "cache").iterdir())) == 1
 
 
 @pytest.mark.skipif(not (ROOT / "node_modules" / "katex").is_dir(), reason="npm ci first")
@@ -71,10 +52,11 @@ def test_formulas_typeset_and_their_fonts_preloaded():
         '<div class="jp-RenderedMarkdown"><p>$x_l$ and <code>$not math$</code></p></div>'
         "</body>"
     )
-    html = math.typeset(page, "p.md", ROOT, "../")
+    html = math.typeset(page, "p.md", ROOT, "../", markdown_cells=1)
     assert html.count('class="katex"') == 3 and "\\(" not in html and "$x_l$" not in html
     assert "<code>$not math$</code>" in html
-    assert '<span class="katex-display" tabindex="0">' in html  # a wide formula scrolls
+    # a wide formula scrolls in a box the keyboard reaches, named in the page's language
+    assert '<span class="katex-display" tabindex="0" role="group" aria-label="公式">' in html
     assert "&lt;" in html  # the TeX was unescaped for KaTeX, its output escaped again
     head = html.partition("</head>")[0]
     for font in ("Main-Regular", "Math-Italic", "Caligraphic-Regular"):

@@ -24,7 +24,7 @@ import pytest
 
 from tests.sites import ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.upstream]
 
 
 # what a run records about itself: how long each cell took (the resdoc files it imported are

@@ -1,8 +1,11 @@
 """jieba started from the build's pickle segments exactly as jieba started on its own."""
 
 import jieba
+import pytest
 
 from resdoc.sitegen import private, segmenter
+
+pytestmark = pytest.mark.upstream
 
 TEXT = "残差连接让梯度沿快捷路径直接流回浅层，缓解了深层网络的退化问题。"
 

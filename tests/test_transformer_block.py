@@ -1,4 +1,4 @@
-"""Chapter 08-transformer-block: the reference block matches PyTorch's and keeps its promises."""
+"""Chapter 09-transformer-block: the reference block matches PyTorch's and keeps its promises."""
 
 import pytest
 import torch

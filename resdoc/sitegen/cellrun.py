@@ -4,7 +4,9 @@ Run by the build in a fresh process: ``python -m resdoc.sitegen.cellrun SCRIPT O
 Each cell is compiled under the script's own file name and line numbers, so a traceback
 points at ``examples/<name>.py:<line>``. Writes to OUTDIR:
 
-- ``notebook.ipynb``: the cells with their printed output and published figures;
+- ``notebook.ipynb``: the cells with their printed output (a line said in both languages
+  kept as both, for each language's page), their published figures, and ids by line
+  (``cell-<N>``: the cell's source starts at line N of the script);
 - ``modules.json``: the ``resdoc`` source files the example imported (the cache's inputs).
 
 With ``RESDOC_TIME_LIMIT=N`` in its environment it stops itself after N s of CPU time,
@@ -28,13 +30,30 @@ from pathlib import Path
 
 import nbformat
 
-from resdoc import publish
-from resdoc.sitegen.notebooks import FIGURE_MIME
+from resdoc import bilingual, publish
+from resdoc.sitegen.mime import FIGURE_MIME, TEXT_MIME
 from resdoc.sitegen.script import read_cells
 
 
-def _show_figure(outputs: list, record: dict) -> None:
-    outputs.append(nbformat.v4.new_output("display_data", data={FIGURE_MIME: record}))
+class _CellOutputs:
+    """A cell's outputs in the order they happened: printed text, lines said in both
+    languages (``resdoc.bilingual.say``), published figures."""
+
+    def __init__(self) -> None:
+        self.outputs: list = []
+        self.stdout = io.StringIO()
+
+    def flush(self) -> None:
+        """What was printed since the last output becomes an output of its own."""
+        text = self.stdout.getvalue()
+        if text:
+            self.outputs.append(nbformat.v4.new_output("stream", name="stdout", text=text))
+            self.stdout.seek(0)
+            self.stdout.truncate()
+
+    def show(self, mime: str, record: dict) -> None:
+        self.flush()
+        self.outputs.append(nbformat.v4.new_output("display_data", data={mime: record}))
 
 
 def _display_outputs(value: object) -> dict:
@@ -57,11 +76,25 @@ def _is_docstring(source: str) -> bool:
     )
 
 
+def _hands_to_the_site(statement: ast.stmt) -> bool:
+    """A ``publish.…(…)`` call: what it returns (a number's text, a claim's sentences) is
+    for the site's pages, not an output of the cell."""
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == "publish"
+    )
+
+
 def _execute(cell_source: str, first_line: int, filename: str, namespace: dict):
-    """Exec a cell; return the value of a trailing expression, like a notebook does."""
+    """Exec a cell; return the value of a trailing expression, like a notebook does (but
+    not of a trailing ``publish`` call)."""
     padded = "\n" * (first_line - 1) + cell_source  # keep the script's line numbers
     tree = ast.parse(padded, filename)
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    trailing = tree.body and isinstance(tree.body[-1], ast.Expr)
+    last = tree.body.pop() if trailing and not _hands_to_the_site(tree.body[-1]) else None
     exec(compile(tree, filename, "exec"), namespace)
     if last is not None:
         return eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
@@ -90,31 +123,31 @@ def run(script: Path, outdir: Path) -> None:
             notebook.cells.append(
                 nbformat.v4.new_markdown_cell(cell.source, metadata=cell.metadata)
             )
-            continue
-        count += 1
-        outputs = []
-        publish.display_hooks[:] = [functools.partial(_show_figure, outputs)]
-        stdout = io.StringIO()
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stdout):
-            value = _execute(cell.source, cell.first_line, str(script), namespace)
-        if stdout.getvalue():
-            outputs.insert(
-                0, nbformat.v4.new_output("stream", name="stdout", text=stdout.getvalue())
-            )
-        if value is not None:
-            outputs.append(
-                nbformat.v4.new_output(
-                    "execute_result", data=_display_outputs(value), execution_count=count
+        else:
+            count += 1
+            cell_outputs = _CellOutputs()
+            publish.display_hooks[:] = [functools.partial(cell_outputs.show, FIGURE_MIME)]
+            bilingual.hooks[:] = [functools.partial(cell_outputs.show, TEXT_MIME)]
+            stdout = cell_outputs.stdout
+            with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stdout):
+                value = _execute(cell.source, cell.first_line, str(script), namespace)
+            cell_outputs.flush()
+            outputs = cell_outputs.outputs
+            if value is not None:
+                outputs.append(
+                    nbformat.v4.new_output(
+                        "execute_result", data=_display_outputs(value), execution_count=count
+                    )
+                )
+            plt.close("all")  # only published figures are shown
+            notebook.cells.append(
+                nbformat.v4.new_code_cell(
+                    cell.source, outputs=outputs, execution_count=count, metadata=cell.metadata
                 )
             )
-        plt.close("all")  # only published figures are shown
-        notebook.cells.append(
-            nbformat.v4.new_code_cell(
-                cell.source, outputs=outputs, execution_count=count, metadata=cell.metadata
-            )
-        )
-    for index, cell in enumerate(notebook.cells):
-        cell.id = f"cell-{index}"  # nbformat's ids are random: a rebuild must give the same bytes
+        # the line the cell's source starts at in the script: the same id every build (nbformat's
+        # are random), and on the page the cell's anchor (example_pages.py)
+        notebook.cells[-1].id = f"cell-{cell.first_line}"
     nbformat.write(notebook, outdir / "notebook.ipynb")
 
 

@@ -30,7 +30,6 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 FULL_WIDTH = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"  # 。、，：（）…
 WIDE = f"{HAN}{FULL_WIDTH}\u201c\u201d\u2018\u2019\u2014\u2026"  # “”‘’—…
 
-_TAGS = r"(?:<[^<>]+>)*"
 # whitespace (with any tags among it) after a wide character: dropped, tags kept, when a
 # wide character follows or when the first one is full-width punctuation
 _AFTER_WIDE = re.compile(rf"(?P<before>[{WIDE}])(?P<gap>(?:[ \t\r\n]+|<[^<>]+>)+)")
@@ -47,11 +46,11 @@ _KEEP = re.compile(
 )
 
 
-_ANY_WIDE = _WIDE = re.compile(f"[{WIDE}]")
+_WIDE = re.compile(f"[{WIDE}]")
 
 
 def _join(text: str) -> str:
-    if not _ANY_WIDE.search(text):  # most of an English page: nothing to do, and fast
+    if not _WIDE.search(text):  # most of an English page: nothing to do, and fast
         return text
 
     def after_wide(m: re.Match) -> str:
@@ -222,3 +221,31 @@ def gaps(html: str) -> list[str]:
     []
     """
     return [m[0] for m in GAPS.finditer(visible_text(html))]
+
+
+_ASCII_BRACKETS = re.compile(
+    rf"[{HAN}，。：；、]\s*\([^()\0]*\)|\([^()\0]*\)\s*[{HAN}]|\([^()\0]*[{HAN}][^()\0]*\)"
+)
+# A figure's panel label, an equation's number and a formula keep ASCII brackets in Chinese
+# text: a reference reads like the "(a)" or "(3.1)" printed in the figure or beside the formula.
+_LABEL = re.compile(r"\(([a-z]|\d+\.\d+)\)")
+_FORMULA = re.compile(r"\([^()\0]*[+=×/^²√−][^()\0]*\)")
+_HAN_IN = re.compile(f"[{HAN}]")
+
+
+def ascii_brackets(text: str) -> list[str]:
+    """ASCII brackets beside or around Chinese in visible text that should be full-width.
+
+    >>> ascii_brackets("残差连接 (residual connection)；见图 (a) 与式 (3.1)，预测 (1 + 2s²)")
+    ['接 (residual connection)']
+    >>> ascii_brackets("(中文) 与 (b 面板)")
+    ['(中文) 与', '(b 面板)']
+    """
+    found = []
+    for match in _ASCII_BRACKETS.finditer(text):
+        bracket = re.search(r"\([^()\0]*\)", match[0])[0]
+        if _HAN_IN.search(bracket) or not (
+            _LABEL.fullmatch(bracket) or _FORMULA.fullmatch(bracket)
+        ):
+            found.append(match[0])
+    return found

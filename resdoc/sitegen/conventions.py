@@ -24,7 +24,8 @@ from pathlib import Path
 
 import yaml
 
-# {{ result:<example>/<key> }} (a number or text) and {{ claim:<example>/<key> }} (a sentence)
+# {{ result:<example>/<key> }} (a number or text) and {{ claim:<example>/<key> }} (a sentence),
+# filled from what an example recorded
 PLACEHOLDER_KINDS = ("result", "claim")
 PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^\s}]+)\s*\}\}")
 
@@ -39,22 +40,50 @@ SNIPPET = re.compile(r'^\s*;?--8<--\s+"(?P<target>[^"]+)"\s*$', re.MULTILINE)
 
 
 def snippet_section(name: str) -> re.Pattern:
-    """The text between a file's ``[start:name]`` and ``[end:name]`` markers."""
+    """The text between a file's ``[start:name]`` and ``[end:name]`` markers (pymdownx.snippets')."""
     name = re.escape(name)
     return re.compile(rf"--8<-- \[start:{name}\]\n(.*?)\n[^\n]*--8<-- \[end:{name}\]", re.S)
 
 
 # An example's figure, one SVG per language, published at the same URL in each language's tree
-FIGURE_URI = re.compile(r"figures/(?P<example>[^\"/\s)]+)/(?P<name>[^\"/\s)]+)\.svg")
-
-
 def figure_uri(example: str, name: str) -> str:
     return f"figures/{example}/{name}.svg"
 
 
-def figure_file(name: str, lang: str) -> str:
-    """The file an example writes for one language of figure ``name``."""
-    return f"{name}.{lang}.svg"
+# Each figure is drawn in four variants per language, named by layout and colour scheme, each
+# in a file of its own: the suffix its file name gets (resdoc.style.VARIANTS draws them; the
+# science never imports the site machinery, so tests/test_machinery.py keeps the two equal).
+FIGURE_VARIANTS = {
+    "wide-light": "",
+    "wide-dark": ".dark",
+    "narrow-light": ".narrow",
+    "narrow-dark": ".narrow.dark",
+}
+
+
+def figure_file(name: str, lang: str, suffix: str = "") -> str:
+    """The file an example writes for one language and variant of figure ``name`` (its
+    ``suffix``: "" for the wide, light one, ".dark", ".narrow", ".narrow.dark"; see
+    ``resdoc.style.VARIANTS``), published as ``figures/<example>/<name><suffix>.svg``.
+
+    >>> figure_file("error-by-depth", "zh", ".narrow.dark")
+    'error-by-depth.narrow.dark.zh.svg'
+    """
+    return f"{name}{suffix}.{lang}.svg"
+
+
+def variant_uri(uri: str, suffix: str) -> str:
+    """The URL of a figure's variant, from the URL of its wide, light SVG.
+
+    >>> variant_uri("../figures/06-degradation/error-by-depth.svg", ".dark")
+    '../figures/06-degradation/error-by-depth.dark.svg'
+    """
+    return uri.removesuffix(".svg") + suffix + ".svg"
+
+
+# References to a page's own figures and numbered equations (resdoc/sitegen/apparatus.py):
+# {{ figure:<name> }} and {{ eq:<label> }}
+REFERENCE_KINDS = ("figure", "eq")
 
 
 def languages(i18n_languages: list) -> tuple[str, ...]:
@@ -75,9 +104,15 @@ class _IgnoreTags(yaml.SafeLoader):
 _IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
+def read_config(mkdocs_yml: Path) -> dict:
+    """``mkdocs_yml`` as plain YAML, its tags (``!ENV``) read as None: for what needs the
+    configuration outside a build (the languages, the tests)."""
+    return yaml.load(mkdocs_yml.read_text("utf-8"), Loader=_IgnoreTags)
+
+
 def languages_in(mkdocs_yml: Path) -> tuple[str, ...]:
     """The languages configured for the i18n plugin in ``mkdocs_yml``."""
-    config = yaml.load(mkdocs_yml.read_text("utf-8"), Loader=_IgnoreTags)
+    config = read_config(mkdocs_yml)
     for plugin in config.get("plugins", []):
         if isinstance(plugin, dict) and "i18n" in plugin:
             return languages(plugin["i18n"]["languages"])

@@ -66,9 +66,8 @@ class Example:
         return json.loads(path.read_text("utf-8")).get("provenance", {}) if path.exists() else {}
 
     def figure_names(self) -> list[str]:
-        """The figures it published (each saved once per language, ``<name>.<lang>.svg``)."""
-        svgs = (self.output / "figures").glob("*.svg")
-        return sorted({svg.name.removesuffix(".svg").rsplit(".", 1)[0] for svg in svgs})
+        """The figures it published: ``<name>.json`` beside each one's SVG variants."""
+        return sorted(path.stem for path in (self.output / "figures").glob("*.json"))
 
 
 def _sha(data: bytes) -> str:
@@ -160,12 +159,23 @@ class ExampleRunner:
         scripts = sorted((self.root / "examples").glob("*.py"))
         return [Example(s.relative_to(self.root), self.cache_dir / s.stem) for s in scripts]
 
-    def _inputs(self, example: Example, sources: list[str]) -> dict:
+    def _inputs(self, example: Example, sources: list[str], before: dict | None = None) -> dict:
+        """The manifest of ``example`` reading ``sources``: the hash of each file, taken from
+        ``before`` (hashes taken when the run started) where it has one."""
         hashes = {}
         for source in [example.script.as_posix(), *sources]:
+            if before and source in before:
+                hashes[source] = before[source]
+                continue
             path = self.root / source
             hashes[source] = _sha(path.read_bytes()) if path.exists() else "missing"
         return {"env": self.env, "files": hashes}
+
+    def _files_now(self, example: Example) -> dict[str, str]:
+        """The hash of the script and of every file of the package, before a run: a file
+        edited while the example runs must leave its outputs stale, not fresh."""
+        paths = [self.root / example.script, *sorted((self.root / "resdoc").rglob("*.py"))]
+        return {p.relative_to(self.root).as_posix(): _sha(p.read_bytes()) for p in paths}
 
     def why_stale(self, example: Example) -> list[str]:
         """Why ``example`` must run (empty when its outputs are up to date)."""
@@ -175,9 +185,6 @@ class ExampleRunner:
         recorded = json.loads(manifest.read_text("utf-8"))
         sources = [s for s in recorded["files"] if s != example.script.as_posix()]
         return _changes(recorded, self._inputs(example, sources))
-
-    def is_fresh(self, example: Example) -> bool:
-        return not self.why_stale(example)
 
     def _execute(self, example: Example) -> float:
         scratch = example.output.with_name(example.output.name + ".running")
@@ -194,6 +201,7 @@ class ExampleRunner:
             MPLBACKEND="Agg",
             PYTHONHASHSEED="0",
         )
+        before = self._files_now(example)
         limit = time_limit(self.root / example.script)
         env["RESDOC_TIME_LIMIT"] = str(limit)  # the example stops itself (resdoc.sitegen.cellrun)
         started = time.perf_counter()
@@ -230,7 +238,7 @@ class ExampleRunner:
             raise ExampleError(f"Example failed: {detail}")
         sources = json.loads((scratch / "modules.json").read_text("utf-8"))["sources"]
         (scratch / MANIFEST).write_text(
-            json.dumps(self._inputs(example, sources), indent=1), "utf-8"
+            json.dumps(self._inputs(example, sources, before), indent=1), "utf-8"
         )
         scratch.rename(example.output)
         with open(self.cache_dir / RUN_LOG, "a", encoding="utf-8") as log:

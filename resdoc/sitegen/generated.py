@@ -13,7 +13,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from resdoc.sitegen import private
-from resdoc.sitegen.conventions import figure_file, figure_uri
+from resdoc.sitegen.conventions import FIGURE_VARIANTS, figure_file, figure_uri, variant_uri
 from resdoc.sitegen.examples import Example
 from resdoc.sitegen.notebooks import language_notebook, notebook_text, write_if_changed
 
@@ -54,9 +54,10 @@ def example_files(
     page_dir = f"examples/{example.name}/"
     files = []
     for name in example.figure_names():
-        src = figure_uri(example.name, name)
-        svg = example.output / "figures" / figure_file(name, lang)
-        files.append(_file(config, src, prefix + src, svg))
+        for suffix in FIGURE_VARIANTS.values():  # the page picks one (figures.py)
+            src = variant_uri(figure_uri(example.name, name), suffix)
+            svg = example.output / "figures" / figure_file(name, lang, suffix)
+            files.append(_file(config, src, prefix + src, svg))
 
     def figure_src(example_name: str, name: str) -> str:
         return posixpath.relpath(figure_uri(example_name, name), page_dir)

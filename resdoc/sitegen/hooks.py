@@ -7,22 +7,35 @@ What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` a
 
 - ``on_config``: start jieba, the search index's Chinese segmenter, from the cache.
 - ``on_pre_build``: bring every example up to date (cached; see ``examples.py``); start a pass.
-- ``on_files``: add what the build generates for the pass's language (``generated.py``).
+- ``on_files``: add what the build generates for the pass's language (``generated.py``); read
+  the bibliography and every page's citations (``citations.py``).
 - ``on_env``: keep Material's compiled templates between builds.
-- ``on_pre_page``: example pages show mkdocs-jupyter's HTML of their notebook, with
-  download links and without the CDN scripts nbconvert adds (see ``example_pages.py``).
-- ``on_page_markdown``: fill ``{{ result:… }}`` and check snippet includes, naming the page.
-- ``on_page_content``: measured numbers say where they come from; figures get their size.
-- ``on_post_page``: no stray gaps in Chinese text (``cjk.py``); formulas typeset; small
-  fixes to Material's markup, each counted (``markup.py``).
+- ``on_pre_page``: example pages show mkdocs-jupyter's HTML of their notebook, with the
+  chapter's number, download links and how to run them, the bookkeeping folded, cell anchors,
+  and without the CDN scripts nbconvert adds (see ``example_pages.py``).
+- ``on_page_markdown``: link citations to the references page, whose entries list the pages
+  citing them (``citations.py``); number figures and labelled formulas and resolve references
+  to them (``apparatus.py``); fill ``{{ result:… }}``, naming the page of a bad one
+  (pymdownx.snippets' ``check_paths`` fails on a missing include, and MkDocs names the page).
+- ``on_page_content``: figures in their variants, with numbers and captions (``figures.py``);
+  measured numbers say where they come from; example pages weigh less in search than
+  chapters, their code cells unindexed (``search.py``).
+- ``on_post_page``: no stray gaps in Chinese text (``cjk.py``); formulas typeset; each page
+  fetches its language's search index once search is opened (``search.py``); small fixes to
+  Material's markup, each counted (``markup.py``).
 - ``on_post_template``: a 404 page per language, in its language.
-- ``on_post_build``: no sitemap unless the published address (RESDOC_SITE_URL) is known.
+- ``on_post_build``: after the last language: the search index split per language and made
+  readable, Material's search worker fixed (``search.py``), a 404 page
+  per language, redirects from the old addresses of moved pages (``redirects.py``); no sitemap
+  unless the published address (RESDOC_SITE_URL) is known.
 
 Internals of other packages these hooks rely on are listed in ``private.py``.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import os
 from dataclasses import dataclass, field
@@ -31,20 +44,28 @@ from urllib.parse import urlsplit
 
 import jieba
 import jinja2
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from resdoc.sitegen import (
+    apparatus,
+    chapters,
+    citations,
     cjk,
     example_pages,
     figures,
     generated,
+    listings,
     markup,
     math,
     notebook_css,
     private,
+    provenance,
+    redirects,
     search,
     segmenter,
 )
@@ -53,35 +74,30 @@ from resdoc.sitegen.examples import Example, ExampleRunner, installed_versions
 from resdoc.sitegen.notebooks import write_if_changed
 from resdoc.sitegen.pages import (
     MEASURED,
-    check_snippets,
-    describe_measured,
+    PageError,
     fill_results,
     mark_measured,
+    measured_refs,
     plain_text,
 )
 from resdoc.sitegen.translations import lagging_pages, missing_twins
+from resdoc.sitegen.ui_text import BEHIND_NOTICE, CHAPTER_LABEL, SEARCH_LABEL
 
 log = logging.getLogger("mkdocs.resdoc")
 
-BEHIND_NOTICE = {
-    "zh": '!!! warning "译文可能落后"\n    本页的英文版在这份中文译文之后改动过，这里可能缺少最新内容。\n\n',
-    "en": '!!! warning "This translation may be behind"\n    The Chinese original of this page changed after '
-    "this translation was last updated; recent changes may be missing here.\n\n",
-}
-SEARCH_LABEL = {"zh": "搜索", "en": "Search"}
 CJK_LANGUAGES = ("zh",)  # written without spaces between words: line breaks must not show
 NOTEBOOK_CSS = "notebook.css"  # beside each example page: only the rules it uses
 
 
-def _root(config) -> Path:
+def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
 
 
-def _cache(config) -> Path:
+def _cache(config: MkDocsConfig) -> Path:
     return Path(os.environ.get("RESDOC_CACHE_DIR") or _root(config) / ".cache" / "resdoc")
 
 
-def _prefixes(config) -> dict[str, str]:
+def _prefixes(config: MkDocsConfig) -> dict[str, str]:
     """Each language's folder in the site ("" for the default one)."""
     i18n = config.plugins.get("i18n")
     order = languages(i18n.config.languages) if i18n else (config.theme["language"],)
@@ -101,9 +117,12 @@ class LanguagePass:
     provenance: dict[str, tuple[str, dict]] = field(default_factory=dict)
     lagging: dict[str, str] = field(default_factory=dict)  # page -> language that is behind
     measured: dict[str, int] = field(default_factory=dict)  # page -> measured numbers in it
+    bibliography: citations.Bibliography | None = None  # read once the pass has its files
+    numbered: dict[str, apparatus.Apparatus] = field(default_factory=dict)  # page -> figures, eqs
+    markdown_cells: dict[str, int] = field(default_factory=dict)  # example page -> its notebook's
 
     @classmethod
-    def start(cls, config) -> LanguagePass:
+    def start(cls, config: MkDocsConfig) -> LanguagePass:
         root, cache = _root(config), _cache(config)
         runner = ExampleRunner(
             root, cache / "examples", report=lambda line: log.info("resdoc: %s", line)
@@ -131,18 +150,21 @@ def current() -> LanguagePass:
 
 
 @event_priority(100)  # before the search plugin starts jieba
-def on_config(config):
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    i18n = config.plugins.get("i18n")
+    if i18n is not None:
+        private.check_i18n_order(i18n)
     segmenter.start(jieba.dt, _cache(config))
     return config
 
 
-def on_pre_build(config) -> None:
+def on_pre_build(*, config: MkDocsConfig) -> None:
     global _pass
     math.renderer(_root(config))  # node loads KaTeX while the examples are checked
     _pass = LanguagePass.start(config)
 
 
-def on_env(env, config, files):
+def on_env(env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
     # Compiling Material's templates costs each language's pass a few tenths of a second;
     # Jinja checks each cached template against its source. Compiled code depends on the
     # template engine, so their versions name the folder.
@@ -154,30 +176,53 @@ def on_env(env, config, files):
 
 
 @event_priority(private.AFTER_I18N)  # after mkdocs-static-i18n, which re-creates every file
-def on_files(files: Files, config) -> Files:
+def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     state = current()
+    i18n = config.plugins.get("i18n")
+    if i18n is not None:  # its pages, before ours are given the same attributes
+        private.check_i18n_file_attrs(files)
     problems = missing_twins(Path(config.docs_dir))
     if problems:
         raise PluginError("Every page needs both languages:\n" + "\n".join(problems))
     state.lagging = lagging_pages(Path(config.docs_dir))  # once per pass, not once per page
+    state.bibliography = citations.Bibliography.read(Path(config.docs_dir), state.lang)
     added = generated.katex_files(config, state.root)
     for example in state.examples:
         added += generated.example_files(config, state.root, example, state.lang, state.prefixes)
     for file in added:
         files.append(file)
     # mkdocs-static-i18n writes the sitemap from the pages it saw in its own on_files
-    i18n = config.plugins.get("i18n")
     if i18n is not None:
         pages = [file for file in added if isinstance(file, generated.ExamplePage)]
         private.add_to_i18n_pages(i18n, state.lang, pages)
     return files
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:
+def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
     state = current()
-    check_snippets(markdown, page.file.src_uri, state.root)
+    if state.bibliography is not None:
+        markdown = state.bibliography.linked(markdown, page.file.src_uri)
+    try:
+        markdown = listings.expand(
+            markdown,
+            state.root,
+            functools.partial(
+                listings.source_note,
+                lang=state.lang,
+                example=_example_link(page.file.src_uri, state.root),
+                repo_url=config.repo_url,
+            ),
+        )
+    except LookupError as error:
+        raise PageError(f"{page.file.src_uri}: {error}") from None
+    number = chapters.number_of(page.file.src_uri)
+    markdown, state.numbered[page.file.src_uri] = apparatus.number_page(
+        markdown, page.file.src_uri, number, state.lang
+    )
     markdown = fill_results(markdown, page.file.src_uri, state.results, state.lang)
     state.measured[page.file.src_uri] = markdown.count(MEASURED)
+    if number is not None:
+        markdown = chapters.label_heading(markdown, number, state.lang)
     name = page.file.src_uri.removesuffix(".md").removesuffix(f".{state.lang}")
     if page.file.src_uri.endswith(".md") and state.lagging.get(name) == state.lang:
         title, _, body = markdown.partition("\n")  # the notice goes under the page title
@@ -185,7 +230,15 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return markdown
 
 
-def on_pre_page(page, config, files):
+def _example_link(src_uri: str, root: Path) -> str | None:
+    """The link from a chapter to its runnable example's page, if it has one."""
+    stem = Path(src_uri).name.split(".")[0]
+    if not src_uri.startswith("chapters/") or not (root / "examples" / f"{stem}.py").is_file():
+        return None
+    return f"../examples/{stem}.ipynb"
+
+
+def on_pre_page(page: Page, *, config: MkDocsConfig, files: Files) -> Page:
     if isinstance(page.file, generated.ExamplePage):
         # mkdocs-jupyter's HTML replaces Markdown rendering for this page, as its plugin does;
         # page_body gives the headings these ids, and strict builds check links to them
@@ -193,39 +246,96 @@ def on_pre_page(page, config, files):
     return page
 
 
-def _render_example_page(page, config, files) -> None:
+def _render_example_page(page: Page, config: MkDocsConfig, files: Files) -> None:
     state = current()
     where = page.file.src_uri
     rendered = example_pages.render(Path(page.file.abs_src_path))
     page.toc = get_toc(rendered.toc_tokens)
     page.title = rendered.title or page.title
+    number = chapters.number_of(page.file.src_uri)
+    if number is not None:
+        page.title = chapters.numbered_title(page.title, number)
     html, css = markup.split_styles(rendered.html, where)
     # only the rules this page uses, beside it (notebook_css.py)
     write_if_changed(
-        notebook_css.prune(css, html), Path(page.file.abs_dest_path).parent / NOTEBOOK_CSS
+        notebook_css.prune(css, html, state.cache / "notebook-css"),
+        Path(page.file.abs_dest_path).parent / NOTEBOOK_CSS,
     )
-    css_href = NOTEBOOK_CSS
-    name = Path(page.file.src_uri).stem
-    page.content = example_pages.page_body(html, page.toc, name, state.lang, css_href, where)
+    notebook = json.loads(Path(page.file.abs_src_path).read_text("utf-8"))
+    state.markdown_cells[where] = sum(c["cell_type"] == "markdown" for c in notebook["cells"])
+    page.content = example_pages.page_body(
+        html,
+        page.toc,
+        Path(page.file.src_uri).stem,
+        state.lang,
+        NOTEBOOK_CSS,
+        where,
+        notebook,
+        chapter=number,
+        repo_url=config.repo_url,
+    )
+    # before the search plugin indexes it: weighed below chapters, code cells' UI unindexed
+    code_cells = len(example_pages.code_sources(notebook))
+    page.content = search.for_example_page(page.content, page.meta, where, code_cells)
 
 
-def on_page_content(html: str, page, config, files) -> str:
+def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
     state = current()
 
-    def figure_path(uri: str) -> Path | None:
+    def figure_info(uri: str) -> Path | None:
         file = files.get_file_from_path(uri)
-        return Path(file.abs_src_path) if file is not None else None
+        name = uri.rsplit("/", 1)[-1].removesuffix(".svg")
+        return Path(file.abs_src_path).with_name(f"{name}.json") if file is not None else None
 
-    def describe(ref: str) -> str:
-        return describe_measured(ref, state.results, state.provenance, state.lang)
+    scripts = {name: state.root / script for name, (script, _) in state.provenance.items()}
+    lang_prefix = state.prefixes.get(state.lang, "")
 
+    def href(example: str, anchor: str) -> str:
+        return provenance.link(example, anchor, page.url, lang_prefix)
+
+    def describe(ref: str) -> tuple[str, str]:
+        tip, cell = provenance.describe(ref, state.results, scripts, state.lang)
+        return tip, href(ref.partition("/")[0], cell.anchor)
+
+    where = page.file.src_uri
+    numbered = state.numbered.get(where)  # before the numbers' marks: captions have some
+    html = figures.present_figures(
+        html, figure_info, state.lang, numbered and numbered.figures, where
+    )
     expected = state.measured.get(page.file.src_uri, 0)
+    refs = measured_refs(html)
     html = mark_measured(html, describe, expected, page.file.src_uri)
+    if refs:  # the cells behind the page's numbers, reachable without a Tab stop per number
+        used = [
+            (ref.partition("/")[0], provenance.describe(ref, state.results, scripts, state.lang)[1])
+            for ref in refs
+        ]
+        html += provenance.section(used, _versions(refs, state.provenance), state.lang, href)
     for item in _toc_items(page.toc):
         item.title = plain_text(item.title)
+    number = chapters.number_of(page.file.src_uri)
+    if number is not None and page.file.src_uri.endswith(".md"):
+        # the nav, footer and <title> say "3 · …"; the heading "第 3 章" above the title
+        heading = page.toc.items[0].title if page.toc.items else page.title
+        page.title = chapters.numbered_title(_without_label(heading, number, state.lang), number)
     if page.title:
         page.title = plain_text(page.title)
-    return figures.size_figures(html, figure_path)
+    return html
+
+
+def _versions(refs: list[str], runs: dict[str, tuple[str, dict]]) -> str:
+    """The versions the page's examples ran with ("Python 3.11.7, torch 2.13.0+cpu, CPU
+    AVX512"): the page's provenance note, not each number's tooltip."""
+    versions: dict[str, str] = {}
+    for example in dict.fromkeys(ref.partition("/")[0] for ref in refs):
+        for name, version in runs[example][1].items():
+            versions.setdefault(name, version)
+    shown = [f"{name} {version}" for name, version in versions.items() if name != "cpu"]
+    return ", ".join(shown + ([f"CPU {versions['cpu']}"] if "cpu" in versions else []))
+
+
+def _without_label(heading: str, number: int, lang: str) -> str:
+    return heading.removeprefix(CHAPTER_LABEL[lang].format(n=number)).strip()
 
 
 def _toc_items(items):
@@ -234,55 +344,76 @@ def _toc_items(items):
         yield from _toc_items(item.children)
 
 
-def on_post_page(output: str, page, config) -> str:
+def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str:
     state = current()
     # typeset here, after the search plugin has indexed the page: the index keeps the TeX
     site_root = "../" * page.url.count("/")
     if state.lang in CJK_LANGUAGES:  # before KaTeX's markup: the TeX is still one span
         output = cjk.join_lines(output)
-    output = math.typeset(output, page.file.src_uri, state.root, site_root)
-    output = search.for_page(output, state.prefixes[state.lang])
+    where = page.file.src_uri
+    output = math.typeset(
+        output, where, state.root, site_root, state.markdown_cells.get(where, 0), state.lang
+    )
+    output = search.for_page(output, state.prefixes[state.lang], where)
     neighbours = (page.previous_page is not None) + (page.next_page is not None)
     label = SEARCH_LABEL[state.lang]
-    where = page.file.src_uri
-    output = markup.in_language(output, state.lang, where)
-    return markup.material_page(output, where, len(state.prefixes), label, neighbours)
+    # Python-Markdown gives each heading of the table of contents a permalink; an example
+    # page's headings are nbconvert's, with anchors of their own
+    example = isinstance(page.file, generated.ExamplePage)
+    permalinks = 0 if example else len(list(_toc_items(page.toc)))
+    output = markup.in_language(output, state.lang, where, permalinks)
+    output = markup.language_tag(output, where)
+    repo_links = _repo_links(config)
+    return markup.material_page(output, where, len(state.prefixes), label, neighbours, repo_links)
 
 
-def _home(config, lang: str) -> str:
+def _repo_links(config: MkDocsConfig) -> int:
+    """How many links to the repository Material puts on a page: in the header and in the
+    navigation drawer, when repo_url (RESDOC_REPO_URL) is set."""
+    return 2 if config.repo_url else 0
+
+
+def _home(config: MkDocsConfig, lang: str) -> str:
     """The absolute path of ``lang``'s home page, as error pages link (MkDocs gives them
     absolute URLs: a 404 page is served at any address)."""
     base = urlsplit(config.site_url).path.rstrip("/") if config.site_url else ""
     return f"{base}/{_prefixes(config)[lang]}"
 
 
-def on_post_template(output: str, template_name: str, config) -> str:
+def on_post_template(output: str, *, template_name: str, config: MkDocsConfig) -> str:
     if template_name == "404.html":
         lang = current().lang
         homes = {other: _home(config, other) for other in _prefixes(config)}
         output = markup.not_found_page(output, lang, homes)
+        output = markup.language_tag(output, "404.html")
+        output = markup.REPO_FACTS.apply(output, _repo_links(config), "404.html")
         _not_found[lang] = output  # written into each language's folder after the last pass
     return output
 
 
-def on_build_error(error) -> None:
+def on_build_error(*, error: Exception) -> None:
     global _pass
     _not_found.clear()
     _pass = None  # a failed pass leaves nothing behind for the next build (mkdocs serve)
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has written the merged search index
-def on_post_build(config) -> None:
+def on_post_build(*, config: MkDocsConfig) -> None:
     global _pass
     # i18n builds the other languages inside the default language's on_post_build (before
     # this hook, at -200): when the default pass gets here, every language is indexed
     if private.i18n_last_pass(config):
         search.split_index(Path(config.site_dir), _prefixes(config))
+        search.material_scripts(Path(config.site_dir))
         # every pass writes its 404 page to the site's root, the last one winning: one per
         # language instead (a server that serves only the root one serves the default language's)
         for lang, prefix in _prefixes(config).items():
             if lang in _not_found:
                 write_if_changed(_not_found.pop(lang), Path(config.site_dir) / prefix / "404.html")
+        try:  # old addresses of pages that moved (chapter 12 became chapter 7)
+            redirects.write_redirects(Path(config.site_dir), _prefixes(config))
+        except ValueError as error:
+            raise PluginError(f"resdoc: {error} (resdoc/sitegen/redirects.py)") from None
     _pass = None  # the pass is over; i18n starts the next language's after this event
     # A sitemap lists absolute addresses ("None/explorer/" without one): a local build,
     # which does not know where the site will be published, leaves it out. It is deleted

@@ -23,13 +23,12 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from resdoc.sitegen import markup
+from resdoc.sitegen.ui_text import FORMULA_LABEL
+
 SERVER = Path(__file__).with_name("katex_server.js")
 
 _ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">\s*\\([(\[])(.*?)\\[)\]]\s*</\1>', re.S)
-# nbconvert's Markdown cells: a wrapper div whose body holds no nested div
-_MARKDOWN_CELL = re.compile(
-    r'(<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>)(.*?)(</div>)', re.S
-)
 # text outside code: math inside <code>/<pre> stays as written
 _CODE = re.compile(r"(<(pre|code)\b.*?</\2>)", re.S)
 _DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\s)(.+?)(?<![\\\s])\$", re.S)
@@ -142,40 +141,53 @@ def renderer(root: Path) -> Katex:
     return _katex[root]
 
 
-def _display(katex_html: str) -> str:
-    # A wide formula scrolls sideways on a phone (extra.css): the keyboard must reach it too.
-    return katex_html.replace(
-        '<span class="katex-display">', '<span class="katex-display" tabindex="0">', 1
+def _display(katex_html: str, lang: str) -> str:
+    # A formula wider than the column scrolls sideways in its box, a shadow at the cut edge
+    # saying that it goes on (extra.css): the keyboard reaches the box too, by its name.
+    box = (
+        f'<span class="katex-display" tabindex="0" role="group" aria-label="{FORMULA_LABEL[lang]}">'
     )
+    return katex_html.replace('<span class="katex-display">', box, 1)
 
 
-def typeset(page_html: str, where: str, root: Path, site_root: str) -> str:
-    """The page with every formula typeset: arithmatex's, and the notebook cells' ``$…$``,
-    and the fonts they use preloaded; ``site_root`` leads from the page to the site's root."""
+def typeset(
+    page_html: str,
+    where: str,
+    root: Path,
+    site_root: str,
+    markdown_cells: int = 0,
+    lang: str = "zh",
+) -> str:
+    """The page with every formula typeset: arithmatex's, and the ``$…$`` of the notebook's
+    ``markdown_cells`` Markdown cells (``markup.markdown_cells`` finds them, counted), and the
+    fonts they use preloaded; ``site_root`` leads from the page to the site's root, ``lang``
+    is the page's language (its formulas' names)."""
     found = [(html.unescape(m[3]), m[2] == "[") for m in _ARITHMATEX.finditer(page_html)]
-    cells = [_split_dollars(m[2]) for m in _MARKDOWN_CELL.finditer(page_html)]
-    found += [f for pieces in cells for f in pieces if isinstance(f, tuple)]
-    if not found:
+    spans = markup.markdown_cells(page_html, markdown_cells, where)
+    cells = [_split_dollars(page_html[start:end]) for start, end in spans]
+    in_cells = [f for pieces in cells for f in pieces if isinstance(f, tuple)]
+    if not found and not in_cells:
         return page_html
-    rendered = iter(renderer(root).render(found, where))
+    typeset_ = renderer(root).render(found + in_cells, where)
+    in_text, in_cell = iter(typeset_[: len(found)]), iter(typeset_[len(found) :])
+
+    # the cells first: their spans are positions in the page as it came
+    out, pos = [], 0
+    for (start, end), pieces in zip(spans, cells, strict=True):
+        out.append(page_html[pos:start])
+        out += [
+            p if isinstance(p, str) else (_display(next(in_cell), lang) if p[1] else next(in_cell))
+            for p in pieces
+        ]
+        pos = end
+    out.append(page_html[pos:])
 
     def arithmatex(match: re.Match) -> str:
-        typeset_ = next(rendered)
         if match[2] == "[":
-            return f'<div class="arithmatex">{_display(typeset_)}</div>'
-        return f'<span class="arithmatex">{typeset_}</span>'
+            return f'<div class="arithmatex">{_display(next(in_text), lang)}</div>'
+        return f'<span class="arithmatex">{next(in_text)}</span>'
 
-    page_html = _ARITHMATEX.sub(arithmatex, page_html)
-
-    def cell(match: re.Match) -> str:
-        pieces = _split_dollars(match[2])
-        body = "".join(
-            p if isinstance(p, str) else (_display(next(rendered)) if p[1] else next(rendered))
-            for p in pieces
-        )
-        return match[1] + body + match[3]
-
-    page_html = _MARKDOWN_CELL.sub(cell, page_html)
+    page_html = _ARITHMATEX.sub(arithmatex, "".join(out))
     head, end_of_head, body = page_html.partition("</head>")
     if not end_of_head:  # a fragment (tests): nothing to preload into
         return page_html

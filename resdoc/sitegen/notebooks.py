@@ -11,9 +11,7 @@ import html
 import json
 from pathlib import Path
 
-# The output a published figure leaves in the executed notebook; each language's page
-# replaces it by an <img> of that language's SVG.
-FIGURE_MIME = "application/vnd.resdoc.figure+json"
+from resdoc.sitegen.mime import FIGURE_MIME, TEXT_MIME
 
 
 def figure_html(record: dict, lang: str, src: str) -> str:
@@ -36,10 +34,39 @@ def language_notebook(executed: Path, lang: str, figure_src) -> dict:
             if record is not None:
                 src = figure_src(record["example"], record["name"])
                 output["data"]["text/html"] = [figure_html(record, lang, src)]  # as nbformat: lines
+        if "outputs" in cell:
+            cell["outputs"] = printed_in(cell["outputs"], lang)
         cells.append(cell)
     notebook["cells"] = cells
     notebook["metadata"]["language"] = lang
     return notebook
+
+
+def printed_in(outputs: list[dict], lang: str) -> list[dict]:
+    """The outputs with every line said in both languages printed in ``lang``, and the
+    printed text that follows one another as one output (one box on the page).
+
+    >>> said = {"output_type": "display_data", "data": {TEXT_MIME: {"zh": "中", "en": "en"}}}
+    >>> printed = {"output_type": "stream", "name": "stdout", "text": "1 2\\n"}
+    >>> printed_in([printed, said], "en")
+    [{'output_type': 'stream', 'name': 'stdout', 'text': '1 2\\nen\\n'}]
+    """
+    shown: list[dict] = []
+    for output in outputs:
+        said = output.get("data", {}).get(TEXT_MIME)
+        if said is not None:
+            output = {"output_type": "stream", "name": "stdout", "text": said[lang] + "\n"}
+        previous = shown[-1] if shown else {}
+        if (
+            output["output_type"] == "stream"
+            and previous.get("output_type") == "stream"
+            and (previous["name"] == output["name"])
+        ):
+            text = "".join(previous["text"]) + "".join(output["text"])
+            shown[-1] = {**previous, "text": text}
+        else:
+            shown.append(output)
+    return shown
 
 
 def notebook_text(notebook: dict) -> str:

@@ -1,23 +1,23 @@
-"""Checks and substitutions on page Markdown: result and claim placeholders, snippet includes.
+"""Checks and substitutions on page Markdown: result and claim placeholders.
 
 Each raises :class:`PageError` naming the page, so a typo fails the build instead of shipping.
 
 A filled-in number is wrapped in private-use marker characters in the Markdown, and
-:func:`mark_measured` turns them into a focusable element with its provenance once the page
+:func:`mark_measured` turns them into a link to the cell that computed them once the page
 is HTML (in attributes, such as a figure's alt text, the markers are simply dropped).
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
 from resdoc.publish import shown_text
-from resdoc.sitegen.conventions import PLACEHOLDER, PLACEHOLDER_KINDS, SNIPPET, snippet_section
+from resdoc.sitegen.conventions import PLACEHOLDER, PLACEHOLDER_KINDS
 
 
 class PageError(PluginError):
@@ -34,42 +34,89 @@ _BROKEN_UP = re.compile(f"{OPEN}[^{SEP}<>]*{SEP}([^{CLOSE}]*<[^{CLOSE}]*){CLOSE}
 _TAG = re.compile(r"(<[^>]*>)")
 
 
+def _did_you_mean(name: str, known: list[str]) -> str:
+    """The known names closest to a mistyped one, as a hint for an error message: at most
+    three, none much further from it than the closest (difflib's similarity, 0 to 1).
+
+    >>> _did_you_mean("jacobian_max_eror", ["jacobian_max_error", "jacobian_mean", "loss"])
+    "did you mean 'jacobian_max_error'?"
+    >>> _did_you_mean("plain_error_d3", ["plain_error_d2", "plain_error_d32", "res_error_d2"])
+    "did you mean 'plain_error_d32' or 'plain_error_d2'?"
+    >>> _did_you_mean("zzz", ["loss"])
+    ''
+    """
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    similarity = [difflib.SequenceMatcher(None, name, other).ratio() for other in close]
+    close = [
+        other for other, ratio in zip(close, similarity, strict=True) if ratio > similarity[0] - 0.1
+    ]
+    return f"did you mean {' or '.join(map(repr, close))}?" if close else ""
+
+
 def _lookup(match: re.Match, page: str, results: dict[str, dict]) -> tuple[str, dict]:
     example, _, key = match["ref"].partition("/")
     if example not in results:
-        known = ", ".join(sorted(results)) or "none"
-        raise PageError(f"{page}: {match[0]!r} names no example (examples: {known})")
+        hint = _did_you_mean(example, list(results))
+        known = f"examples: {', '.join(sorted(results)) or 'none'}"
+        raise PageError(f"{page}: {match[0]!r} names no example ({hint or known})")
     if key not in results[example]:
-        known = ", ".join(sorted(results[example])) or "none"
+        kind = match["kind"]
+        # the keys of the kind asked for: a claim is not suggested for a result, or back
+        same_kind = [k for k, r in results[example].items() if ("claim" in r) == (kind == "claim")]
+        hint = _did_you_mean(key, same_kind) or (
+            f"none of its {len(same_kind)} {kind}s is close (examples/{example}.py records them)"
+            if same_kind
+            else f"it recorded no {kind}s at all"
+        )
         raise PageError(
-            f"{page}: {match[0]!r}: example {example!r} recorded no {match['kind']} {key!r} (it has: {known})"
+            f"{page}: {match[0]!r}: example {example!r} recorded no {kind} {key!r}; {hint}"
         )
     return example, results[example][key]
 
 
-def fill_results(markdown: str, page: str, results: dict[str, dict], lang: str = "en") -> str:
-    """Replace ``{{ result:<example>/<key> }}`` by the text the example recorded (marked as
-    measured), and ``{{ claim:<example>/<key> }}`` by the checked sentence in ``lang``.
+def open_brackets(text: str) -> int:
+    """How many brackets (ASCII or full-width) are open at the end of ``text``'s paragraph.
 
+    >>> open_brackets("a (b"), open_brackets("（对照 [x](y.md)，"), open_brackets("a (b)\\n\\nc")
+    (1, 1, 0)
+    """
+    paragraph = text.rsplit("\n\n", 1)[-1]
+    return sum(paragraph.count(o) - paragraph.count(c) for o, c in (("(", ")"), ("（", "）")))
+
+
+def fill_results(markdown: str, page: str, results: dict[str, dict], lang: str = "en") -> str:
+    """Replace ``{{ result:<example>/<key> }}`` by the text the example recorded, and
+    ``{{ claim:<example>/<key> }}`` by the checked sentence in ``lang``.
+
+    A result is marked as measured; a setting (``publish.setting``) is plain text. A result
+    inside a parenthesis shows its bracket-free form (a spread: "1.06, range 1.04–1.06").
     ``results`` maps an example's name to its recorded results and claims.
     """
 
-    def substitute(match: re.Match) -> str:
-        kind = match["kind"]
-        if kind not in PLACEHOLDER_KINDS:
-            raise PageError(
-                f"{page}: unknown placeholder kind {kind!r} in {match[0]!r} (expected 'result' or 'claim')"
-            )
-        example, record = _lookup(match, page, results)
-        if kind == "claim":
-            if "claim" not in record:
-                raise PageError(f"{page}: {match[0]!r} is a number, not a claim: use 'result:'")
-            return PLACEHOLDER.sub(substitute, record["claim"][lang])
-        if "claim" in record:
-            raise PageError(f"{page}: {match[0]!r} is a claim, not a number: use 'claim:'")
-        return f"{OPEN}{match['ref']}{SEP}{shown_text(record, lang)}{CLOSE}"
+    def filled(text: str, before: str) -> str:
+        def substitute(match: re.Match) -> str:
+            kind = match["kind"]
+            if kind not in PLACEHOLDER_KINDS:
+                raise PageError(
+                    f"{page}: unknown placeholder kind {kind!r} in {match[0]!r} "
+                    "(expected 'result' or 'claim')"
+                )
+            example, record = _lookup(match, page, results)
+            context = before + text[: match.start()]
+            if kind == "claim":
+                if "claim" not in record:
+                    raise PageError(f"{page}: {match[0]!r} is a number, not a claim: use 'result:'")
+                return filled(record["claim"][lang], context)
+            if "claim" in record:
+                raise PageError(f"{page}: {match[0]!r} is a claim, not a number: use 'claim:'")
+            shown = shown_text(record, lang, inside_brackets=open_brackets(context) > 0)
+            if record.get("kind") == "setting":
+                return shown
+            return f"{OPEN}{match['ref']}{SEP}{shown}{CLOSE}"
 
-    return PLACEHOLDER.sub(substitute, markdown)
+        return PLACEHOLDER.sub(substitute, text)
+
+    return filled(markdown, "")
 
 
 def plain_text(text: str) -> str:
@@ -77,13 +124,23 @@ def plain_text(text: str) -> str:
     return _MARKED.sub(lambda match: match[2], text)
 
 
-def mark_measured(
-    page_html: str, describe: Callable[[str], str], expected: int = 0, page: str = ""
-) -> str:
-    """Turn marked numbers into focusable spans whose title says where they come from
-    (Material's tooltips show it on hover and keyboard focus; without JavaScript, the browser's).
+def measured_refs(page_html: str) -> list[str]:
+    """The ``<example>/<key>`` of each marked number in ``page_html``, in page order."""
+    return [match[1] for match in _MARKED.finditer(_BROKEN_UP.sub(r"\1", page_html))]
 
-    ``describe(ref)`` gives the provenance of ``<example>/<key>`` in the page's language. In
+
+def mark_measured(
+    page_html: str,
+    describe: Callable[[str], tuple[str, str]],
+    expected: int = 0,
+    page: str = "",
+) -> str:
+    """Turn marked numbers into links to the cell that computed them, whose title says in
+    words what was measured (Material's tooltip on hover; the browser's without JavaScript).
+
+    ``describe(ref)`` gives ``(tooltip, href)`` for ``<example>/<key>``. The links are out of
+    the Tab order (``tabindex="-1"``): a keyboard reader would otherwise press Tab once per
+    number; the page's "where these numbers come from" section links the same cells. In
     tags (attributes such as alt texts) only the number is kept. ``expected`` is the number
     of markers the page's Markdown had: Markdown that split or dropped one fails the build.
     """
@@ -91,8 +148,11 @@ def mark_measured(
     def in_text(match: re.Match) -> str:
         nonlocal found
         found += 1
-        tip = html.escape(describe(match[1]), quote=True)
-        return f'<span class="rd-measured" tabindex="0" title="{tip}">{match[2]}</span>'
+        tip, href = describe(match[1])
+        return (
+            f'<a class="rd-measured" href="{html.escape(href, quote=True)}" tabindex="-1" '
+            f'title="{html.escape(tip, quote=True)}">{match[2]}</a>'
+        )
 
     page_html, found = _BROKEN_UP.subn(r"\1", page_html)
     parts = _TAG.split(page_html)
@@ -110,56 +170,3 @@ def mark_measured(
             "placeholder inside a link, code or markup that rewrites its text?"
         )
     return marked
-
-
-MEASURED_BY = {
-    "zh": ("构建时由 {script} 测得", "{n} 个随机种子（{seeds}）"),
-    "en": ("Measured at build time by {script}", "{n} seeds ({seeds})"),
-}
-
-
-def describe_measured(ref: str, results: dict, provenance: dict, lang: str) -> str:
-    """Where a number on the page comes from: its example, seeds and versions.
-
-    ``provenance`` maps an example to its script and the versions of its run.
-    """
-    example, _, key = ref.partition("/")
-    script, versions = provenance[example]
-    seeds = results[example][key].get("seeds")
-    measured_by, seeds_text = MEASURED_BY[lang]
-    parts = [measured_by.format(script=script)]
-    if seeds:
-        consecutive = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
-        shown = f"{seeds[0]}–{seeds[-1]}" if consecutive else ", ".join(map(str, seeds))
-        parts.append(seeds_text.format(n=len(seeds), seeds=shown))
-    parts += [f"{name} {version}" for name, version in versions.items() if name != "cpu"]
-    if "cpu" in versions:
-        parts.append(f"CPU {versions['cpu']}")
-    return " · ".join(parts)
-
-
-def snippet_text(base: Path, target: str) -> str:
-    """The code ``--8<-- "file[:section]"`` includes, read from ``base``.
-
-    Raises LookupError, saying why, when the file or the section does not exist.
-    """
-    file, _, section = target.partition(":")
-    path = base / file
-    if not path.is_file():
-        raise LookupError(f"no file {path}")
-    text = path.read_text("utf-8")
-    if not section:
-        return text
-    found = snippet_section(section).search(text)
-    if not found:
-        raise LookupError(f"{file} has no section {section!r}")
-    return found[1]
-
-
-def check_snippets(markdown: str, page: str, base: Path) -> None:
-    """Fail on a ``--8<-- "file[:section]"`` include whose file or section does not exist."""
-    for match in SNIPPET.finditer(markdown):
-        try:
-            snippet_text(base, match["target"])
-        except LookupError as error:
-            raise PageError(f"{page}: snippet {match['target']!r} not found: {error}") from None

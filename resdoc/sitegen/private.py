@@ -68,6 +68,30 @@ PRIVATE = {
         "into one index per language (search.py)",
         "an i18n event after the last language, or Material writing one index per language",
     ),
+    "search-index": Reliance(
+        "the schema of Material's search_index.json: config (lang, separator, pipeline, fields) "
+        "and docs (location, title, text; <pre> kept as markup in text)",
+        "mkdocs-material==9.8.2",
+        "the index is split per language and its text made readable after Material wrote it "
+        "(search.py); Material has no per-language index and no hook on an entry's text",
+        "Material writing one index per language, or an event per index entry",
+    ),
+    "search-xhr": Reliance(
+        "Material's bundle fetches search/search_index.json with XMLHttpRequest (its only "
+        "request made that way), as soon as the page loads",
+        "mkdocs-material==9.8.2",
+        "search.ON_DEMAND holds that request back until the reader opens search, so a page "
+        "does not download the index for a reader who never searches",
+        "a Material option to load the index on demand",
+    ),
+    "search-worker": Reliance(
+        "Material's search worker (assets/javascripts/workers/search.*.min.js), rewritten in "
+        "the built site by markup.SEARCH_WORKER_SEGMENT",
+        "mkdocs-material==9.8.2",
+        "its Chinese query segmentation never tries the whole query as one word, so a query "
+        "that is one word (预热) searched for its first character",
+        "the fix upstream (segment() in src/.../search/query/segment/index.ts)",
+    ),
     "jieba-dict": Reliance(
         "jieba.Tokenizer's FREQ, total, initialized and dictionary",
         "jieba==0.42.1",
@@ -89,6 +113,17 @@ class PrivateAPIChanged(PluginError):
 
 
 AFTER_I18N = -200  # PRIVATE["i18n-order"]
+
+
+def check_i18n_order(i18n) -> None:
+    """PRIVATE["i18n-order"]: mkdocs-static-i18n's on_files still runs before ours, at
+    AFTER_I18N (MkDocs runs higher priorities first; ``event_priority`` records it as the
+    method's ``mkdocs_priority``)."""
+    priority = getattr(getattr(i18n, "on_files", None), "mkdocs_priority", None)
+    if not isinstance(priority, int | float) or priority <= AFTER_I18N:
+        raise PrivateAPIChanged(
+            "i18n-order", f"its on_files runs at priority {priority}, not after {AFTER_I18N}"
+        )
 
 
 def add_to_i18n_pages(i18n, lang: str, pages: list) -> None:
@@ -118,6 +153,22 @@ class Twin:
 
     def __init__(self, url: str):
         self.url = url
+
+
+I18N_FILE_ATTRS = ("locale", "locale_alternate_of", "alternates")
+
+
+def check_i18n_file_attrs(files) -> None:
+    """PRIVATE["i18n-file-attrs"]: the pages i18n made in its on_files still carry the
+    attributes :func:`mark_language` gives generated pages (its switcher reads them)."""
+    for file in files.documentation_pages():
+        missing = [name for name in I18N_FILE_ATTRS if not hasattr(file, name)]
+        if missing or not isinstance(file.alternates, dict):
+            raise PrivateAPIChanged(
+                "i18n-file-attrs",
+                f"{file.src_uri} has no {', '.join(missing) or 'dict alternates'}",
+            )
+        return  # i18n gives every page the same attributes: one page shows it still does
 
 
 def mark_language(file, lang: str, twins: dict[str, str]) -> None:
@@ -166,3 +217,24 @@ def jieba_start(tokenizer, dictionary: tuple[dict, int]) -> None:
     """PRIVATE["jieba-dict"]: start ``tokenizer`` with a prefix dictionary."""
     tokenizer.FREQ, tokenizer.total = dictionary
     tokenizer.initialized = True
+
+
+def search_index(index: dict) -> dict:
+    """PRIVATE["search-index"]: ``index`` (Material's search_index.json), its schema checked."""
+    config, docs = index.get("config"), index.get("docs")
+    if not isinstance(config, dict) or not {"lang", "separator", "pipeline"} <= set(config):
+        raise PrivateAPIChanged("search-index", f"config is {str(config)[:200]}")
+    if not isinstance(docs, list) or not all(
+        isinstance(doc, dict) and {"location", "title", "text"} <= set(doc) for doc in docs
+    ):
+        raise PrivateAPIChanged("search-index", "docs without location, title and text")
+    return index
+
+
+def index_fetched_by_xhr(bundle: str) -> None:
+    """PRIVATE["search-xhr"]: Material's ``bundle`` (its main script) still requests the
+    index, and makes its requests with XMLHttpRequest, not fetch()."""
+    if "search/search_index.json" not in bundle:
+        raise PrivateAPIChanged("search-xhr", "the bundle does not name search/search_index.json")
+    if bundle.count("new XMLHttpRequest") != 1 or "fetch(" in bundle:
+        raise PrivateAPIChanged("search-xhr", "the bundle's requests are not one XMLHttpRequest")

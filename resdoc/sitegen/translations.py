@@ -1,8 +1,8 @@
 """Both languages say the same thing: twins, structure, and which translation is behind.
 
 Every page exists as ``name.zh.md`` and ``name.en.md``. The pair must have the same
-structure — heading anchors, display formulas, figures, snippet includes and result
-and claim references, in the same order. ``docs/translations.json`` records the hash of both files
+structure — heading anchors, display formulas (with their labels), figures, snippet includes,
+and result, claim, figure and equation references, in the same order. ``docs/translations.json`` records the hash of both files
 when they were last known to agree; when one side changes and the other does not, the
 other side is *behind*: its page shows readers a notice and ``check`` reports it.
 
@@ -26,7 +26,7 @@ ROOT_DOCS = Path(__file__).resolve().parents[2] / "docs"
 _STRUCTURE = {
     "anchor": re.compile(r"^#{1,6} .*\{ *#([\w-]+) *\}", re.M),
     "formula": re.compile(r"\$\$(.+?)\$\$", re.S),
-    "figure": re.compile(r"!\[[^\]]*\]\(([^)\s]+\.svg)\)"),
+    "figure": re.compile(r'!\[[^\]]*\]\(([^)\s]+\.svg)(?:\s+"[^"]*")?\)'),  # "caption" optional
     "snippet": SNIPPET,
     "placeholder": PLACEHOLDER,
 }

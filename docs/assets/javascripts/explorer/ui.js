@@ -1,16 +1,22 @@
 /*
- * resdoc gradient-flow explorer: controls, chart and table.
+ * resdoc gradient-flow explorer: controls, chart, note and table.
  *
  * Fills every <div id="explorer"> (or <div data-resdoc-explorer>) on the page. The language
- * comes from the element's data-lang, else from <html lang>. Needs model.js loaded first.
- * Every change of a control recomputes at once (synchronously) and redraws a hand-drawn SVG
- * chart and a <table> of the same numbers. Nothing is fetched.
+ * comes from the element's data-lang, else from <html lang>. Needs model.js and notes.js
+ * loaded first. Every change of a control recomputes at once (synchronously) and redraws a
+ * hand-drawn SVG chart, a note that reads the result and a <table> of the same numbers.
+ * The chart is pinned at the top of the widget (CSS sticky) while the controls scroll
+ * under it, so a reader on a phone sees the curves while dragging a slider.
+ * The settings live in the address (?block=plain&depth=50…, or ?preset=he): read on load,
+ * written with history.replaceState as the reader changes them. Nothing is fetched.
  */
 (function () {
   "use strict";
 
   const M = window.ResdocExplorerModel;
+  const N = window.ResdocExplorerNotes;
   const SVG_NS = "http://www.w3.org/2000/svg";
+  const fmt = N && N.fmt;
 
   const TEXT = {
     zh: {
@@ -42,17 +48,18 @@
       seed: "随机种子",
       newSeed: "换个种子",
       total: "总梯度范数",
-      totalNote: "原始笔记的演示所打印的那个数：所有权重梯度拼在一起的范数",
+      totalNote: "第 0 章的演示所打印的那个数：所有权重梯度拼在一起的范数。整个网络只有这一个数，所以不画在逐层的图上",
       loss: "损失（MSE）",
       ratio: "输入梯度 ÷ 输出梯度",
       ratioNote: "GRAD0 ÷ GRADL：从输出传到输入，激活梯度变大（&gt; 1）还是变小（&lt; 1）",
+      reading: "读图",
       series: {
         act: "前向：激活范数 ACT",
         grad: "反向：激活梯度 GRAD",
         wgrad: "权重梯度 WGRAD",
-        total: "总梯度范数",
       },
       xAxis: "层 l（l = 0 是输入，l = L 是最后一块的输出）",
+      xAxisShort: "层 l（0 是输入，L 是输出）",
       yAxis: "范数（对数坐标）",
       table: "逐层数值表",
       showTable: "显示逐层数值表",
@@ -63,8 +70,8 @@
       none: "—",
       chartLabel: (c, label) =>
         `折线图：${label}，深度 ${c.depth}、宽度 ${c.width} 时各层的激活范数、激活梯度范数和权重梯度范数（对数坐标）。数值见下方的逐层数值表。`,
-      overflow: "部分数值溢出或为零，图中未画出（见数值表）。",
-      summary: (total, loss) => `总梯度范数 ${total}，损失 ${loss}`,
+      overflow: "部分数值溢出或为零，图中未画出（见下方说明和数值表）。",
+      summary: (total, loss, verdict) => `总梯度范数 ${total}，损失 ${loss}，${verdict}`,
     },
     en: {
       title: "Gradient-flow explorer",
@@ -95,17 +102,19 @@
       seed: "Random seed",
       newSeed: "New seed",
       total: "Total gradient norm",
-      totalNote: "the single number the original notes' demo prints: the norm of all weight gradients together",
+      totalNote:
+        "the single number chapter 0's demo prints: the norm of all weight gradients together. It is one number for the whole network, so the per-layer chart does not draw it",
       loss: "Loss (MSE)",
       ratio: "Input gradient ÷ output gradient",
       ratioNote: "GRAD0 ÷ GRADL: does the activation gradient grow (&gt; 1) or shrink (&lt; 1) on its way from the output to the input?",
+      reading: "Reading",
       series: {
         act: "forward: activation norm ACT",
         grad: "backward: activation gradient GRAD",
         wgrad: "weight gradient WGRAD",
-        total: "total gradient norm",
       },
       xAxis: "layer l (l = 0 is the input, l = L the last block's output)",
+      xAxisShort: "layer l (0: input, L: output)",
       yAxis: "norm (log scale)",
       table: "Per-layer values",
       showTable: "Show the per-layer table",
@@ -116,15 +125,15 @@
       none: "—",
       chartLabel: (c, label) =>
         `Line chart: activation norms, activation-gradient norms and weight-gradient norms per layer for ${label}, depth ${c.depth}, width ${c.width} (log scale). The numbers are in the per-layer table below.`,
-      overflow: "Some values overflowed or are zero and are not drawn (see the table).",
-      summary: (total, loss) => `total gradient norm ${total}, loss ${loss}`,
+      overflow: "Some values overflowed or are zero and are not drawn (see the note below and the table).",
+      summary: (total, loss, verdict) => `total gradient norm ${total}, loss ${loss}, ${verdict}`,
     },
   };
 
   const PRESETS = [
     {
       id: "seed",
-      label: { zh: "原始笔记的演示", en: "The original notes' demo" },
+      label: { zh: "第 0 章的演示", en: "Chapter 0's demo" },
       config: { block: "residual", init: "default", depth: 20, width: 32, seed: 42 },
       note: {
         zh: "看反向曲线 GRAD：从输出往输入，它每层乘上差不多同一个倍数——是在增长，而不是被“无损”地保持；把块换成“普通：Wx”对比。",
@@ -175,6 +184,8 @@
 
   const WIDTHS = [4, 8, 16, 32, 64, 128];
   const MAX_DEPTH = 100;
+  const MAX_SEED = 2147483647;
+  const URL_DELAY_MS = 200; // replaceState once the reader pauses, not on every step of a drag
 
   let instances = 0;
 
@@ -189,13 +200,86 @@
     return node;
   }
 
-  function fmt(v) {
-    if (Number.isNaN(v)) return "NaN";
-    if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
-    if (v === 0) return "0";
-    const a = Math.abs(v);
-    if (a >= 1e-3 && a < 1e5) return String(Number(v.toPrecision(3)));
-    return v.toExponential(2).replace("e+", "e").replace("-", "−");
+  // ---- settings: one cleaning for the controls and the address ---------------------------
+
+  /**
+   * Settings from untrusted values (a control's text, a query parameter), each clamped to
+   * what the controls offer; a missing or unreadable value keeps the one in `fallback`.
+   */
+  function clean(raw, fallback) {
+    const number = (v, fb) => {
+      if (v === "" || v == null) return fb;
+      const x = Number(v);
+      return Number.isFinite(x) ? x : fb;
+    };
+    const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+    const width = number(raw.width, fallback.width);
+    const lambda = clamp(number(raw.lambda, fallback.lambda), 0, 2);
+    const finalLN = raw.finalLN;
+    return {
+      block: M.BLOCKS.includes(raw.block) ? raw.block : fallback.block,
+      init: M.INITS.includes(raw.init) ? raw.init : fallback.init,
+      depth: clamp(Math.round(number(raw.depth, fallback.depth)), 1, MAX_DEPTH),
+      width: WIDTHS.reduce((best, w) => (Math.abs(w - width) < Math.abs(best - width) ? w : best)),
+      variance: clamp(number(raw.variance, fallback.variance), 0.01, 10),
+      lambda: Number((Math.round(lambda * 20) / 20).toFixed(2)), // the slider's step, 0.05
+      finalLN: finalLN == null ? Boolean(fallback.finalLN) : finalLN === true || finalLN === "1" || finalLN === "true",
+      seed: clamp(Math.round(number(raw.seed, fallback.seed)), 0, MAX_SEED),
+      batch: M.DEFAULTS.batch,
+    };
+  }
+
+  // The settings that matter for a config: λ only for the scaled shortcut, and so on.
+  function relevant(s) {
+    const out = { block: s.block, depth: s.depth, width: s.width, init: s.init, seed: s.seed };
+    if (s.init === "custom") out.variance = s.variance;
+    if (s.block === "scaled") out.lambda = s.lambda;
+    if (s.block === "preln") out.finalLN = Boolean(s.finalLN);
+    return out;
+  }
+
+  function presetSettings(preset) {
+    return clean(Object.assign({}, M.DEFAULTS, preset.config), M.DEFAULTS);
+  }
+
+  /** Does `state` equal the preset's settings (apart from the seed, if `anySeed`)? */
+  function matches(state, preset, anySeed) {
+    const a = relevant(state);
+    const b = relevant(presetSettings(preset));
+    if (anySeed) a.seed = b.seed;
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  // address parameter -> setting
+  const PARAMS = { block: "block", depth: "depth", width: "width", init: "init", c: "variance", lambda: "lambda", finalLN: "finalLN", seed: "seed" };
+
+  /** Settings and preset from a query string: ?preset=he, then any parameter over it. */
+  function fromQuery(search) {
+    const query = new URLSearchParams(search);
+    const named = PRESETS.find((p) => p.id === query.get("preset"));
+    const base = presetSettings(named || PRESETS[0]);
+    const raw = Object.assign({}, base);
+    for (const [param, key] of Object.entries(PARAMS)) if (query.has(param)) raw[key] = query.get(param);
+    const state = clean(raw, base);
+    const preset = named && matches(state, named, true) ? named : PRESETS.find((p) => matches(state, p, false));
+    return { state: state, preset: preset || null };
+  }
+
+  /** The query string for the settings, keeping any parameter that is not ours (?h=…). */
+  function toQuery(search, state, preset) {
+    const query = new URLSearchParams(search);
+    for (const param of ["preset"].concat(Object.keys(PARAMS))) query.delete(param);
+    if (preset && matches(state, preset, true)) {
+      query.set("preset", preset.id);
+      if (state.seed !== presetSettings(preset).seed) query.set("seed", String(state.seed));
+    } else {
+      const s = relevant(state);
+      for (const [param, key] of Object.entries(PARAMS)) {
+        if (key in s) query.set(param, key === "finalLN" ? (s[key] ? "1" : "0") : String(s[key]));
+      }
+    }
+    const text = query.toString();
+    return text ? "?" + text : "";
   }
 
   /** A memo of unit matrices for the current seed and width: depth changes reuse them. */
@@ -224,25 +308,30 @@
   }
 
   function create(root) {
-    if (!M) throw new Error("model.js must be loaded before ui.js");
+    if (!M || !N) throw new Error("model.js and notes.js must be loaded before ui.js");
     const lang = language(root);
     const T = TEXT[lang];
     const uid = "rx" + ++instances;
     const unit = matrixCache();
-    const state = Object.assign({}, M.DEFAULTS, PRESETS[0].config);
+    // The page's own explorer keeps its settings in the address; a second one would not.
+    const ownsAddress = root.id === "explorer" && !document.querySelector(`[data-rx-address]`);
+    if (ownsAddress) root.dataset.rxAddress = "true";
+    const start = ownsAddress ? fromQuery(window.location.search) : { state: presetSettings(PRESETS[0]), preset: PRESETS[0] };
+    const state = start.state;
+    let preset = start.preset;
 
     root.textContent = "";
     root.classList.add("rx-explorer");
     root.setAttribute("lang", lang === "zh" ? "zh-CN" : "en");
 
     // ---- presets
-    const note = el("p", { class: "rx-note", "aria-live": "polite", id: uid + "-note" });
+    const presetNote = el("p", { class: "rx-note rx-preset-note", "aria-live": "polite", id: uid + "-note" });
     const presetBar = el("div", { class: "rx-presets", role: "group", "aria-labelledby": uid + "-presets" }, [
       el("span", { class: "rx-presets-title", id: uid + "-presets", text: T.presets }),
     ]);
-    const presetButtons = PRESETS.map((preset) => {
-      const button = el("button", { type: "button", class: "rx-button", "data-preset": preset.id, "aria-pressed": "false", text: preset.label[lang] });
-      button.addEventListener("click", () => applyPreset(preset));
+    const presetButtons = PRESETS.map((p) => {
+      const button = el("button", { type: "button", class: "rx-button", "data-preset": p.id, "aria-pressed": "false", text: p.label[lang] });
+      button.addEventListener("click", () => applyPreset(p));
       presetBar.append(button);
       return button;
     });
@@ -274,7 +363,7 @@
     const initHint = el("small", { class: "rx-hint", id: uid + "-init-hint" });
     initSel.setAttribute("aria-describedby", initHint.id);
     const varianceIn = el("input", { type: "number", min: "0.01", max: "10", step: "0.01", inputmode: "decimal" });
-    const seedIn = el("input", { type: "number", min: "0", max: "2147483647", step: "1", inputmode: "numeric" });
+    const seedIn = el("input", { type: "number", min: "0", max: String(MAX_SEED), step: "1", inputmode: "numeric" });
     const seedButton = el("button", { type: "button", class: "rx-button", text: T.newSeed });
 
     const finalField = el("div", { class: "rx-field rx-field-finalLN rx-check" }, [finalIn, el("label", { for: uid + "-finalLN", text: T.finalLN })]);
@@ -318,7 +407,7 @@
       live,
     ]);
     const legend = el("div", { class: "rx-legend" });
-    for (const key of ["act", "grad", "wgrad", "total"]) {
+    for (const key of ["act", "grad", "wgrad"]) {
       const item = el("span", { class: "rx-legend-item rx-legend-" + key }, [svgSwatch(key)]);
       const text = el("span");
       text.innerHTML = withMath(T.series[key]);
@@ -327,6 +416,11 @@
     }
     const chart = el("div", { class: "rx-chart" });
     const warning = el("p", { class: "rx-warning", hidden: true, text: T.overflow });
+    // an invisible SVG with the chart's classes, to measure tick labels before laying out
+    const measureSvg = document.createElementNS(SVG_NS, "svg");
+    const measureBox = el("div", { class: "rx-measure", "aria-hidden": "true" }, [measureSvg]);
+    const view = el("div", { class: "rx-view" }, [legend, chart, warning, measureBox]);
+    const readingNote = el("div", { class: "rx-note rx-reading", id: uid + "-reading" });
     const table = el("table", { class: "rx-table" });
     const tableWrap = el("div", {
       class: "rx-table-wrap",
@@ -351,75 +445,83 @@
       tableButton.textContent = open ? T.hideTable : T.showTable;
     });
 
-    root.append(presetBar, note, form, stats, legend, chart, warning, tableButton, tableWrap);
+    root.append(presetBar, presetNote, view, form, readingNote, stats, tableButton, tableWrap);
 
     // ---- behaviour
     function syncControls() {
       blockSel.value = state.block;
       lambdaIn.value = String(state.lambda);
-      lambdaOut.value = state.lambda.toFixed(2);
       finalIn.checked = Boolean(state.finalLN);
       depthIn.value = String(state.depth);
-      depthOut.value = String(state.depth);
-      if (!WIDTHS.includes(state.width)) widthSel.append(el("option", { value: String(state.width), text: String(state.width) }));
       widthSel.value = String(state.width);
       initSel.value = state.init;
-      varianceIn.value = String(state.variance);
-      seedIn.value = String(state.seed);
+      syncNumberInputs();
+      showState();
+    }
+
+    // what follows the settings without being a control: outputs, hidden fields, the hint
+    function showState() {
+      lambdaOut.value = state.lambda.toFixed(2);
+      depthOut.value = String(state.depth);
       fields.lambda.hidden = state.block !== "scaled";
       fields.finalLN.hidden = state.block !== "preln";
       fields.variance.hidden = state.init !== "custom";
-      showVariance();
-    }
-
-    // "variance 1/(3n) = 0.0104": the formula and its value at the current width
-    function showVariance() {
+      // "variance 1/(3n) = 0.0104": the formula and its value at the current width
       const scale = M.initScale(M.config(state));
       const variance = scale.distribution === "uniform" ? (scale.scale * scale.scale) / 3 : scale.scale * scale.scale;
       initHint.textContent = `${T.variances[state.init]} = ${fmt(variance)}`;
     }
 
-    function markPreset(id) {
-      for (const button of presetButtons) button.setAttribute("aria-pressed", String(button.dataset.preset === id));
-      const preset = PRESETS.find((p) => p.id === id);
-      note.innerHTML = preset ? withMath(preset.note[lang]) : "";
-      note.hidden = !preset;
+    function syncNumberInputs() {
+      seedIn.value = String(state.seed);
+      varianceIn.value = String(state.variance);
     }
 
-    function applyPreset(preset) {
-      Object.assign(state, M.DEFAULTS, preset.config);
+    function markPreset() {
+      for (const button of presetButtons) button.setAttribute("aria-pressed", String(Boolean(preset) && button.dataset.preset === preset.id));
+      presetNote.innerHTML = preset ? withMath(preset.note[lang]) : "";
+      presetNote.hidden = !preset;
+    }
+
+    // After a change: the preset stays while only its seed changed ("New seed" is part of
+    // the Post-LN preset); settings that equal another preset's select that one.
+    function followPreset() {
+      if (preset && matches(state, preset, true)) return;
+      preset = PRESETS.find((p) => matches(state, p, false)) || null;
+    }
+
+    function applyPreset(p) {
+      Object.assign(state, presetSettings(p));
+      preset = p;
       syncControls();
-      markPreset(preset.id);
+      markPreset();
       update();
     }
 
     function readControls(event) {
       const target = event && event.target;
-      const number = (input, fallback) => {
-        const v = Number(input.value);
-        return input.value !== "" && Number.isFinite(v) ? v : fallback;
-      };
-      state.block = blockSel.value;
-      state.lambda = number(lambdaIn, state.lambda);
-      state.finalLN = finalIn.checked;
-      state.depth = Math.min(MAX_DEPTH, Math.max(1, Math.round(number(depthIn, state.depth))));
-      state.width = Math.round(number(widthSel, state.width));
-      state.init = initSel.value;
-      state.variance = Math.min(10, Math.max(0.01, number(varianceIn, state.variance)));
-      state.seed = Math.min(2147483647, Math.max(0, Math.round(number(seedIn, state.seed))));
-      lambdaOut.value = state.lambda.toFixed(2);
-      depthOut.value = String(state.depth);
-      fields.lambda.hidden = state.block !== "scaled";
-      fields.finalLN.hidden = state.block !== "preln";
-      fields.variance.hidden = state.init !== "custom";
-      showVariance();
+      Object.assign(
+        state,
+        clean(
+          {
+            block: blockSel.value,
+            lambda: lambdaIn.value,
+            finalLN: finalIn.checked,
+            depth: depthIn.value,
+            width: widthSel.value,
+            init: initSel.value,
+            variance: varianceIn.value,
+            seed: seedIn.value,
+          },
+          state,
+        ),
+      );
+      showState();
+      // a number being typed keeps the reader's text until the field is left
       if (target !== seedIn && target !== varianceIn) syncNumberInputs();
-      markPreset(null);
+      followPreset();
+      markPreset();
       update();
-    }
-    function syncNumberInputs() {
-      seedIn.value = String(state.seed);
-      varianceIn.value = String(state.variance);
     }
 
     form.addEventListener("input", readControls);
@@ -427,8 +529,10 @@
       if (event.target === seedIn || event.target === varianceIn) syncNumberInputs();
     });
     seedButton.addEventListener("click", () => {
-      state.seed = (state.seed + 1) % 2147483648;
+      state.seed = (state.seed + 1) % (MAX_SEED + 1);
       seedIn.value = String(state.seed);
+      followPreset();
+      markPreset();
       update();
     });
 
@@ -455,23 +559,53 @@
       return data;
     }
 
+    let rendered = false;
     function update() {
       const started = performance.now();
       const config = M.config(state);
-      const result = M.run(config, dataFor(config));
+      const d = dataFor(config);
+      const result = M.run(config, d);
       const computed = performance.now();
       const label = blockLabel(config);
       drawChart(result, label);
       if (!tableWrap.hidden) drawTable(result, label); // a hidden table is drawn when it opens
+      const read = N.reading(result, d.target);
+      readingNote.innerHTML = `<strong>${T.reading}</strong>${lang === "zh" ? "：" : ": "}${N.note(read, lang)}`;
       const g = result.activationGrads;
       totalOut.value = fmt(result.totalGradNorm);
       lossOut.value = fmt(result.loss);
       ratioOut.value = fmt(g[0] / g[g.length - 1]);
-      live.textContent = T.summary(fmt(result.totalGradNorm), fmt(result.loss));
+      live.textContent = T.summary(fmt(result.totalGradNorm), fmt(result.loss), N.verdictWords(read, lang));
       root.dataset.computeMs = (computed - started).toFixed(2);
       root.dataset.renderMs = (performance.now() - started).toFixed(2);
       root.resdocResult = result;
+      root.resdocReading = read;
+      if (rendered) scheduleAddress();
+      rendered = true;
       root.dispatchEvent(new CustomEvent("resdoc-explorer-rendered", { detail: result }));
+    }
+
+    // ---- the address: written once the reader pauses (browsers throttle replaceState)
+    let addressTimer = 0;
+    function scheduleAddress() {
+      if (!ownsAddress) return;
+      clearTimeout(addressTimer);
+      addressTimer = setTimeout(writeAddress, URL_DELAY_MS);
+    }
+    function writeAddress() {
+      const query = toQuery(window.location.search, state, preset);
+      if (query !== window.location.search) {
+        history.replaceState(history.state, "", window.location.pathname + query + window.location.hash);
+      }
+      // the language switch opens the other language's explorer with the same settings
+      for (const link of document.querySelectorAll("a[hreflang]")) {
+        const url = new URL(link.href, window.location.href);
+        if (url.origin === window.location.origin && /\/explorer\/$/.test(url.pathname)) {
+          url.search = query;
+          link.href = url.href;
+        }
+      }
+      root.dataset.address = query;
     }
 
     // The table is built once; a redraw only adds or removes rows and changes the texts.
@@ -505,14 +639,38 @@
       if (node.textContent !== text) node.textContent = text;
     }
 
+    // ---- measuring text, so that the axes are laid out from what the labels really take
+    const measured = new Map();
+    /** The box of an SVG <text> of class `cls` holding `markup`, its baseline at y = 0. */
+    function textBox(cls, markup) {
+      const key = cls + "\u0000" + markup;
+      let box = measured.get(key);
+      if (!box) {
+        measureSvg.innerHTML = `<text class="${cls}" x="0" y="0">${markup}</text>`;
+        const b = measureSvg.firstChild.getBBox();
+        box = { width: b.width, top: b.y, bottom: b.y + b.height };
+        if (b.width > 0) measured.set(key, box); // not yet laid out: measure again next time
+      }
+      return box;
+    }
+    if (document.fonts && document.fonts.ready) {
+      document.fonts.ready.then(() => {
+        measured.clear();
+        if (lastResult) drawChart(lastResult, lastLabel);
+      });
+    }
+
+    function tickMarkup(e) {
+      return `10<tspan dy="-7" class="rx-exp">${String(e).replace("-", "−")}</tspan>`;
+    }
+
     function drawChart(result, label) {
       const c = result.config;
-      // drawn at the size it is shown, so that text stays readable on a phone too
+      // drawn at the size it is shown, so that text stays readable on a phone too; no taller
+      // than 40% of the window, so that the pinned chart leaves room for the controls
       const W = Math.round(Math.min(960, Math.max(300, chart.clientWidth || 640)));
-      const H = Math.round(Math.min(400, Math.max(240, W * 0.52)));
-      const m = { left: 50, right: 14, top: 12, bottom: 44 };
-      const pw = W - m.left - m.right;
-      const ph = H - m.top - m.bottom;
+      const tallest = Math.max(200, 0.4 * (window.innerHeight || 800));
+      const H = Math.round(Math.min(400, tallest, Math.max(220, W * 0.52)));
       const series = {
         act: result.activations.map((v, l) => [l, v]),
         grad: result.activationGrads.map((v, l) => [l, v]),
@@ -521,7 +679,7 @@
       let lo = Infinity;
       let hi = -Infinity;
       let hidden = false;
-      const values = [].concat(result.activations, result.activationGrads, result.weightGrads, [result.totalGradNorm]);
+      const values = [].concat(result.activations, result.activationGrads, result.weightGrads);
       for (const v of values) {
         if (Number.isFinite(v) && v > 0) {
           const e = Math.log10(v);
@@ -540,37 +698,64 @@
         lo -= 1;
         hi += 1;
       }
-      const decades = hi - lo;
-      const yStep = Math.max(1, Math.ceil(decades / 8));
+      // decades per tick: 1, 2, 5, 10, 20, … so that there are at most 8 ticks and 28 px apart
+      const yStep = niceStep((hi - lo) / Math.min(8, Math.floor((H - 60) / 28)));
       lo = Math.floor(lo / yStep) * yStep;
       hi = Math.ceil(hi / yStep) * yStep;
+      const exponents = [];
+      for (let e = lo; e <= hi; e += yStep) exponents.push(e);
+
+      // Margins from the labels' measured boxes: the y title (rotated), a gap, the widest
+      // tick label, a gap, the plot; the top leaves room for the highest exponent.
+      const pad = 2;
+      const gap = 6;
+      const yTitle = textBox("rx-axis-label", escapeHtml(T.yAxis));
+      const tickBoxes = exponents.map((e) => textBox("rx-tick", tickMarkup(e)));
+      const tickWidth = Math.max(...tickBoxes.map((b) => b.width));
+      const tickTop = Math.min(...tickBoxes.map((b) => b.top));
+      const xTick = textBox("rx-tick", String(Math.max(1, c.depth)));
+      const m = {
+        left: Math.ceil(pad + (yTitle.bottom - yTitle.top) + gap + tickWidth + gap),
+        right: Math.ceil(Math.max(14, xTick.width / 2 + pad)),
+        top: Math.ceil(Math.max(12, pad - tickTop - 4)),
+        bottom: 0,
+      };
+      let xTitleText = T.xAxis;
+      if (textBox("rx-axis-label", escapeHtml(xTitleText)).width > W - 2 * pad) xTitleText = T.xAxisShort;
+      const xTitle = textBox("rx-axis-label", escapeHtml(xTitleText));
+      const xTickBaseline = gap - xTick.top; // the labels' tops a gap below the frame
+      const xTitleBaseline = xTickBaseline + xTick.bottom + gap - xTitle.top;
+      m.bottom = Math.ceil(xTitleBaseline + xTitle.bottom + pad);
+      const pw = W - m.left - m.right;
+      const ph = H - m.top - m.bottom;
+
       const xMax = Math.max(1, c.depth);
       const X = (l) => m.left + (l / xMax) * pw;
       const Y = (v) => m.top + ((hi - Math.log10(v)) / (hi - lo)) * ph;
       const parts = [];
       parts.push(`<rect class="rx-frame" x="${m.left}" y="${m.top}" width="${pw}" height="${ph}"/>`);
-      for (let e = lo; e <= hi; e += yStep) {
+      for (const e of exponents) {
         const y = m.top + ((hi - e) / (hi - lo)) * ph;
         parts.push(`<line class="rx-grid" x1="${m.left}" x2="${m.left + pw}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>`);
-        const exp = String(e).replace("-", "−");
         parts.push(
-          `<text class="rx-tick" x="${m.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">10<tspan dy="-7" class="rx-exp">${exp}</tspan></text>`,
+          `<text class="rx-tick rx-tick-y" x="${m.left - gap}" y="${(y + 4).toFixed(1)}" text-anchor="end">${tickMarkup(e)}</text>`,
         );
       }
       const xStep = niceStep(xMax / Math.max(3, Math.floor(pw / 70)));
       for (let l = 0; l <= xMax; l += xStep) {
         const x = X(l);
         parts.push(`<line class="rx-grid rx-grid-x" x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${m.top}" y2="${m.top + ph}"/>`);
-        parts.push(`<text class="rx-tick" x="${x.toFixed(1)}" y="${m.top + ph + 16}" text-anchor="middle">${l}</text>`);
+        parts.push(
+          `<text class="rx-tick rx-tick-x" x="${x.toFixed(1)}" y="${(m.top + ph + xTickBaseline).toFixed(1)}" text-anchor="middle">${l}</text>`,
+        );
       }
-      parts.push(`<text class="rx-axis-label" x="${m.left + pw / 2}" y="${H - 8}" text-anchor="middle">${escapeHtml(T.xAxis)}</text>`);
       parts.push(
-        `<text class="rx-axis-label" transform="translate(13 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(T.yAxis)}</text>`,
+        `<text class="rx-axis-label rx-axis-x" x="${(m.left + pw / 2).toFixed(1)}" y="${(m.top + ph + xTitleBaseline).toFixed(1)}" text-anchor="middle">${escapeHtml(xTitleText)}</text>`,
       );
-      if (Number.isFinite(result.totalGradNorm) && result.totalGradNorm > 0) {
-        const y = Y(result.totalGradNorm).toFixed(1);
-        parts.push(`<line class="rx-line rx-total" x1="${m.left}" x2="${m.left + pw}" y1="${y}" y2="${y}"/>`);
-      }
+      // rotated by −90°: the glyphs' top (above the baseline) now points left
+      parts.push(
+        `<text class="rx-axis-label rx-axis-y" transform="translate(${(pad - yTitle.top).toFixed(1)} ${(m.top + ph / 2).toFixed(1)}) rotate(-90)" text-anchor="middle">${escapeHtml(T.yAxis)}</text>`,
+      );
       const markers = c.depth <= 40;
       for (const key of ["act", "grad", "wgrad"]) {
         let d = "";
@@ -604,20 +789,38 @@
       return `<path d="M${x} ${(y - 3.2).toFixed(1)}l3 5.4h-6z"/>`;
     }
 
+    // The pinned chart sits below Material's header, and a control that gets keyboard focus
+    // scrolls into view below the chart, not under it (scroll-margin-top in explorer.css).
+    function pinBelowHeader() {
+      const header = document.querySelector(".md-header");
+      root.style.setProperty("--rx-top", (header ? header.getBoundingClientRect().height : 0) + "px");
+      root.style.setProperty("--rx-view-height", view.getBoundingClientRect().height + "px");
+    }
+
+    // A control reached with Tab while it sits under the pinned chart is scrolled out from
+    // under it (the browser counts it as visible and would not scroll).
+    root.addEventListener("focusin", (event) => {
+      if (view.contains(event.target) || getComputedStyle(view).position !== "sticky") return;
+      const box = event.target.getBoundingClientRect();
+      const pinned = view.getBoundingClientRect();
+      if (box.top < pinned.bottom && box.bottom > pinned.top && !(box.top < pinned.top)) {
+        window.scrollBy(0, box.top - pinned.bottom - 8);
+      }
+    });
+
     if (typeof ResizeObserver === "function") {
       new ResizeObserver(() => {
         if (lastResult && Math.abs(chart.clientWidth - lastWidth) > 8) drawChart(lastResult, lastLabel);
       }).observe(chart);
+      new ResizeObserver(pinBelowHeader).observe(view);
     }
+    window.addEventListener("resize", pinBelowHeader);
 
     syncControls();
-    markPreset(PRESETS[0].id);
+    markPreset();
     update();
+    pinBelowHeader();
     root.dataset.ready = "true";
-    // A chapter can open the explorer on a preset: explorer/?preset=postln
-    const wanted = new URLSearchParams(window.location.search).get("preset");
-    const linked = PRESETS.find((preset) => preset.id === wanted);
-    if (linked) applyPreset(linked);
     return { state: state, update: update, applyPreset: applyPreset };
   }
 
@@ -637,8 +840,8 @@
   }
 
   function niceStep(raw) {
-    for (const s of [1, 2, 5, 10, 20, 25, 50]) if (s >= raw) return s;
-    return 100;
+    for (const s of [1, 2, 5, 10, 20, 25, 50, 100]) if (s >= raw) return s;
+    return 100 * Math.ceil(raw / 100);
   }
 
   function escapeHtml(s) {
@@ -651,7 +854,7 @@
     }
   }
 
-  window.ResdocExplorer = { create: create, init: init, PRESETS: PRESETS, TEXT: TEXT };
+  window.ResdocExplorer = { create: create, init: init, PRESETS: PRESETS, TEXT: TEXT, fromQuery: fromQuery, toQuery: toQuery, clean: clean };
   // A page's explorer comes before this script: drawn now, it is in place for the first
   // paint and the text below does not jump down when it appears (layout shift).
   init();

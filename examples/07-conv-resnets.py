@@ -4,7 +4,7 @@ The basic and bottleneck blocks, the projection shortcut and ResNet-18/34/50 bui
 ``resdoc``: parameters and multiply-adds counted from the modules and checked against the
 published totals. Then three neighbours of the identity shortcut: the block orderings of
 "Identity Mappings in Deep Residual Networks", highway gates and DenseNet's concatenation,
-measured at initialization. Run it by hand with ``python examples/12-conv-resnets.py``.
+measured at initialization. Run it by hand with ``python examples/07-conv-resnets.py``.
 """
 
 # resdoc: time-limit = 120
@@ -13,7 +13,7 @@ measured at initialization. Run it by hand with ``python examples/12-conv-resnet
 # # 卷积残差网络
 #
 # 先用 `resdoc` 搭出基本块、瓶颈块和 ResNet-18/34/50，数参数和乘加次数，与公开的数字核对；
-# 再在初始化时测量三种“近亲”结构：块内 BN 与 ReLU 的不同排列、高速公路网络的门控捷径、DenseNet 的拼接。
+# 再在初始化时测量三种“近亲”结构：块内 BN 与 ReLU 的不同顺序、高速公路网络的门控捷径、DenseNet 的拼接。
 
 # %% [markdown] lang="en"
 # # Convolutional residual networks
@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.conv_resnets import (
     CONFIGS,
     PAPER_FLOPS,
@@ -55,7 +56,7 @@ from resdoc.conv_resnets_variants import (
 )
 
 SEEDS = (0, 1, 2, 3, 4)
-publish.number("n_seeds", len(SEEDS), "{:d}")
+publish.setting("n_seeds", len(SEEDS), "{:d}")
 
 # %% [markdown] lang="zh"
 # ## 基本块与瓶颈块
@@ -76,11 +77,14 @@ blocks = {
     "bottleneck": (Bottleneck(256, 64), 256),
 }
 cost = {name: block_cost(block, c, SIZE) for name, (block, c) in blocks.items()}
-publish.number("block_map", SIZE, "{:d}")
+publish.setting("block_map", SIZE, "{:d}")
 for name, (params, macs) in cost.items():
     publish.number(f"{name}_params", params, "{:,}")
     publish.number(f"{name}_macs", macs / 1e6, "{:.0f}")
-    print(f"{name:11s} params {params:>9,}  multiply-adds {macs / 1e6:7.1f} M")
+    say(
+        f"{name:11s} 参数 {params:>9,}  乘加 {macs / 1e6:7.1f} M",
+        f"{name:11s} params {params:>9,}  multiply-adds {macs / 1e6:7.1f} M",
+    )
 ratio = cost["basic256"][0] / cost["bottleneck"][0]
 publish.number("bottleneck_saving", ratio, "{:.0f}")
 close = abs(cost["bottleneck"][0] / cost["basic64"][0] - 1)
@@ -110,8 +114,8 @@ publish.number("projection_params", n_params(proj), "{:,}")
 
 # %%
 IMAGE, CLASSES = 224, CONFIGS["resnet50"].classes
-publish.number("image_size", IMAGE, "{:d}")
-publish.number("classes", CLASSES, "{:,}")
+publish.setting("image_size", IMAGE, "{:d}")
+publish.setting("classes", CLASSES, "{:,}")
 stats, totals = {}, {}
 for name, cfg in CONFIGS.items():
     model = resnet(name)
@@ -135,20 +139,25 @@ for name, cfg in CONFIGS.items():
         publish.number(f"{name}_{stage}_macs", s["macs"] / 1e9, "{:.3f}")
         publish.number(f"{name}_{stage}_channels", s["shape"][0], "{:d}")
         if len(s["shape"]) == 3:
-            publish.text(f"{stage}_size", f"{s['shape'][1]}×{s['shape'][2]}")
+            publish.text(f"{stage}_size", f"{s['shape'][1]}×{s['shape'][2]}", kind="setting")
     for i, n in enumerate(cfg.layers):
-        publish.number(f"{name}_conv{i + 2}_x_blocks", n, "{:d}")
+        publish.setting(f"{name}_conv{i + 2}_x_blocks", n, "{:d}")
     t = totals[name]
     publish.number(f"{name}_params", t["params"], "{:,}")
-    publish.number(f"{name}_published", PUBLISHED_PARAMS[name], "{:,}")
+    publish.setting(f"{name}_published", PUBLISHED_PARAMS[name], "{:,}")
     publish.number(f"{name}_macs", t["macs"] / 1e9, "{:.2f}")
     publish.number(f"{name}_paper_macs", t["paper_macs"] / 1e9, "{:.2f}")
-    publish.number(f"{name}_paper_flops", PAPER_FLOPS[name] / 1e9, "{:.1f}")
+    publish.setting(f"{name}_paper_flops", PAPER_FLOPS[name] / 1e9, "{:.1f}")
     publish.number(f"{name}_twice", 2 * t["paper_macs"] / 1e9, "{:.1f}")
     publish.number(f"{name}_projections", t["projections"], "{:d}")
-    print(f"{name}: {t['params']:,} parameters (published {PUBLISHED_PARAMS[name]:,}), "
-          f"{t['macs'] / 1e9:.3f} G multiply-adds ({t['paper_macs'] / 1e9:.3f} G with the paper's "
-          f"strides; paper {PAPER_FLOPS[name] / 1e9:.1f} G)")  # fmt: skip
+    params, macs, paper_macs = t["params"], t["macs"] / 1e9, t["paper_macs"] / 1e9
+    say(f"{name}：{params:,} 个参数（论文 {PUBLISHED_PARAMS[name]:,}），{macs:.3f} G 次乘加"
+        f"（按论文的步幅 {paper_macs:.3f} G；论文 {PAPER_FLOPS[name] / 1e9:.1f} G）",
+        f"{name}: {params:,} parameters (published {PUBLISHED_PARAMS[name]:,}), "
+        f"{macs:.3f} G multiply-adds ({paper_macs:.3f} G with the paper's "
+        f"strides; paper {PAPER_FLOPS[name] / 1e9:.1f} G)")  # fmt: skip
+say(f"每个阶段的参数与乘加（{'、'.join(CONFIGS)}）：",
+    f"parameters and multiply-adds per stage ({', '.join(CONFIGS)}):")  # fmt: skip
 for key, stage in STAGES.items():
     print(f"{stage:8s}", "  ".join(
         f"{stats[n][key]['params'] / 1e6:7.3f} M {stats[n][key]['macs'] / 1e9:6.3f} G" for n in CONFIGS
@@ -164,6 +173,7 @@ publish.claim(
     en="All three parameter counts equal torchvision's exactly: {{ resnet18_params }} for ResNet-18, "
     "{{ resnet34_params }} for ResNet-34 and {{ resnet50_params }} for ResNet-50",
     evidence=str({n: (totals[n]["params"], PUBLISHED_PARAMS[n]) for n in CONFIGS}),
+    every="network",
 )
 # the paper's Table 1 gives two significant digits: our count should truncate to it
 truncates = all(PAPER_FLOPS[n] <= totals[n]["paper_macs"] < PAPER_FLOPS[n] + 0.1e9 for n in CONFIGS)
@@ -174,7 +184,7 @@ publish.claim(
     "{{ resnet50_paper_macs }} ×10⁹，舍去第二位小数正是论文表 1 的 {{ resnet18_paper_flops }}、"
     "{{ resnet34_paper_flops }}、{{ resnet50_paper_flops }} ×10⁹",
     en="With the paper's stride placement the multiply-adds come to {{ resnet18_paper_macs }}, "
-    "{{ resnet34_paper_macs }} and {{ resnet50_paper_macs }} ×10⁹; cut to one decimal, these are "
+    "{{ resnet34_paper_macs }} and {{ resnet50_paper_macs }} ×10⁹; truncated to one decimal place, these are "
     "exactly the {{ resnet18_paper_flops }}, {{ resnet34_paper_flops }} and "
     "{{ resnet50_paper_flops }} ×10⁹ of the paper's Table 1",
     evidence=str({n: (totals[n]["paper_macs"], PAPER_FLOPS[n]) for n in CONFIGS}),
@@ -205,7 +215,7 @@ publish.claim(
     "elementwise_small",
     elementwise < 0.02,
     zh="这些运算（每个 BN 输出值记一次 BN、一次 ReLU、一次相加，这是上界；池化窗口读的每个值记一次）"
-    "在 ResNet-50 里只相当于乘加次数的 {{ elementwise_share }}，动不了论文给出的两位有效数字",
+    "在 ResNet-50 里只相当于乘加次数的 {{ elementwise_share }}，不足以改变论文给出的两位有效数字",
     en="These operations (one BN, one ReLU and one addition per BN output value, an upper bound, and "
     "one per value a pooling window reads) amount to only {{ elementwise_share }} of ResNet-50's "
     "multiply-adds, too little to move the two significant digits the paper gives",
@@ -226,6 +236,7 @@ publish.claim(
     "×10⁹ each); the parameters, however, sit in the last stage: {{ resnet18_conv5_share }}, "
     "{{ resnet34_conv5_share }} and {{ resnet50_conv5_share }} of the three networks",
     evidence=f"ResNet-18 stage MACs {r18}, conv5_x shares {share}",
+    every="stage",
 )
 extra = totals["resnet50"]["params"] / totals["resnet34"]["params"] - 1
 publish.number("r50_over_r34", 100 * extra, "{:.0f}%")
@@ -239,7 +250,7 @@ publish.claim(
 )
 
 # %% [markdown] lang="zh"
-# ## 块内的排列：预激活
+# ## 块内的顺序：预激活
 #
 # 《Identity Mappings in Deep Residual Networks》图 4 的五种块，各堆 20 个，在初始化时
 # （训练模式，BN 用本批统计量）测两件事：把每个分支的最后一层置零后，整个堆叠让输入移动了多少；
@@ -257,16 +268,18 @@ publish.claim(
 DEPTH, CHANNELS, MAP, BATCH = 20, 16, 8, 16
 orderings = ordering_runs(DEPTH, SEEDS, CHANNELS, MAP, BATCH)
 for key, value in (("depth", DEPTH), ("channels", CHANNELS), ("map", MAP), ("batch", BATCH)):
-    publish.number(f"order_{key}", value, "{:d}")
+    publish.setting(f"order_{key}", value, "{:d}")
 sg = {}
 for o in ORDERINGS:
     profiles = np.array(orderings[o]["profile"])
     sg[o] = publish.spread(f"sg_{o}", profiles[:, -1], seeds=SEEDS, fmt="{:.2f}")
     publish.spread(f"sg1_{o}", profiles[:, 1], seeds=SEEDS, fmt="{:.2f}")
     publish.spread(f"moved_{o}", orderings[o]["moved"], seeds=SEEDS, fmt="{:.2f}")
-    publish.number(f"paper_err_{o}", PAPER_TABLE2[o], "{:.2f}%")
-    print(
-        f"{o:17s} shortcut gradient {profiles[:, -1].round(3)}  moved {np.round(orderings[o]['moved'], 3)}"
+    publish.setting(f"paper_err_{o}", PAPER_TABLE2[o], "{:.2f}%")
+    gradient, moved = profiles[:, -1].round(3), np.round(orderings[o]["moved"], 3)
+    say(
+        f"{o:17s} 捷径上的梯度 {gradient}  移动 {moved}",
+        f"{o:17s} shortcut gradient {gradient}  moved {moved}",
     )
 paper = PAPER_TABLE2
 publish.claim(
@@ -286,10 +299,11 @@ identity_claim = publish.claim(
     "identity_orderings",
     exact_identity,
     zh="相加之后什么都不做的三种块（c、d、e）里，捷径是严格的恒等映射：分支为零时 "
-    "{{ order_depth }} 个块原样输出输入，只沿捷径回传的梯度范数之比在每一层都是 1",
+    "{{ order_depth }} 个块原样返回输入，只沿捷径回传的梯度范数之比在每个块都是 1",
     en="In the three blocks with nothing after the addition, (c), (d) and (e), the shortcut is "
     "exactly the identity: with zero branches {{ order_depth }} blocks return their input unchanged, "
     "and the gradient along the shortcuts alone keeps a norm ratio of 1 at every block",
+    every=("block", "seed"),
 )
 orig = np.array(orderings["original"]["profile"])
 decays = bool(
@@ -307,16 +321,17 @@ original_claim = publish.claim(
     "negative part), and the gradient along the shortcuts alone shrinks at every block, to "
     "{{ sg1_original_spread }} after one and {{ sg_original_spread }} after {{ order_depth }}",
     evidence=f"medians {np.median(orig, axis=0).round(3)}, moved {orderings['original']['moved']}",
+    every="block",
 )
 bn = np.array(orderings["bn_after_add"]["profile"])[:, -1]
 publish.claim(
     "bn_after_add_not_identity",
     bool(np.abs(bn - 1).min() > 0.2 and min(orderings["bn_after_add"]["moved"]) > 0.5),
     zh="相加后接 BN 的块（b）也不是恒等映射：分支为零时输入移动了 {{ moved_bn_after_add_spread }}，"
-    "只沿捷径回传的梯度范数之比是 {{ sg_bn_after_add_spread }}，BN 在每个块都重新缩放捷径上的信号",
+    "只沿捷径回传的梯度范数之比是 {{ sg_bn_after_add_spread }}，BN 重新缩放了捷径上的信号",
     en="The block with BN after the addition (b) is not the identity either: with zero branches the "
     "input moves by {{ moved_bn_after_add_spread }}, and the gradient along the shortcuts alone has a "
-    "norm ratio of {{ sg_bn_after_add_spread }}: the BN rescales the shortcut's signal in every block",
+    "norm ratio of {{ sg_bn_after_add_spread }}: the BN rescales the shortcut's signal",
     evidence=f"{bn.round(3)}",
 )
 
@@ -336,8 +351,8 @@ publish.claim(
 # %%
 HW_DEPTH, HW_WIDTH, BIASES = 20, 64, (0.0, -1.0, -2.0, -3.0)
 highway = highway_runs(HW_DEPTH, SEEDS, BIASES, HW_WIDTH)
-publish.number("hw_depth", HW_DEPTH, "{:d}")
-publish.number("hw_width", HW_WIDTH, "{:d}")
+publish.setting("hw_depth", HW_DEPTH, "{:d}")
+publish.setting("hw_width", HW_WIDTH, "{:d}")
 carry, ratios = {}, []
 for b in [*BIASES, "residual"]:
     tag = "residual" if b == "residual" else f"b{abs(b):.0f}"
@@ -351,11 +366,10 @@ for b in [*BIASES, "residual"]:
         publish.number(f"predicted_{tag}", predicted, fmt)
         publish.number(f"gate_{tag}", 1 / (1 + math.exp(-b)), "{:.2f}")
         ratios.append(carry[b].median / predicted)
-    print(
-        f"{tag:9s} carry {np.array(highway[b]['carry'])[:, -1]}  total {np.array(highway[b]['total'])[:, -1]}"
-    )
-publish.number("hw_b0", 0, "{:d}")
-publish.number("hw_b3", -3, "{:d}")
+    carried, total = np.array(highway[b]["carry"])[:, -1], np.array(highway[b]["total"])[:, -1]
+    say(f"{tag:9s} 携带 {carried}  总计 {total}", f"{tag:9s} carry {carried}  total {total}")
+publish.setting("hw_b0", 0, "{:d}")
+publish.setting("hw_b3", -3, "{:d}")
 carry_claim = publish.claim(
     "carry_product",
     min(ratios) > 0.8 and max(ratios) < 1.25,
@@ -386,13 +400,14 @@ total_claim = publish.claim(
     "is {{ total_b0_spread }}. Residual layers with the same transform keep a ratio of 1 along the "
     "shortcut at every layer, and a whole gradient of {{ total_residual_spread }}",
     evidence=f"highway b=0 total {hw_total0}, residual total {res_total}",
+    every=("layer", "seed"),
 )
 publish.figure(
     "shortcut-paths",
     lambda tr: paths_figure(orderings, highway, tr),
     alt=(
         f"初始化时只沿捷径回传的梯度范数之比随跨过的块数变化（{len(SEEDS)} 个种子的中位数与范围）。"
-        f"左：五种块的排列。{original_claim[0]}。{identity_claim[0]}。右：四种门偏置下高速公路网络的携带路径与残差捷径。{order_claim[0]}。",
+        f"左：五种块内顺序。{original_claim[0]}。{identity_claim[0]}。右：四种门偏置下高速公路网络的携带路径与残差捷径。{order_claim[0]}。",
         f"Gradient norm ratio along the shortcuts alone at initialization against blocks crossed "
         f"(median and range over {len(SEEDS)} seeds). Left: the five block orderings. {original_claim[1]}. "
         f"{identity_claim[1]}. Right: the carry path of highway stacks at four gate biases and the residual shortcut. "
@@ -421,11 +436,14 @@ for name, value in (
     ("layers", LAYERS),
     ("out", widths[-1] + GROWTH),
 ):
-    publish.number(f"dense_{name}", value, "{:d}")
+    publish.setting(f"dense_{name}", value, "{:d}")
 for i, (w, p) in enumerate(zip(widths, params, strict=True)):
     publish.number(f"dense_width_{i}", w, "{:d}")
     publish.number(f"dense_params_{i}", p, "{:,}")
-    print(f"layer {i}: reads {w} channels, {p:,} parameters")
+    say(
+        f"第 {i} 层：读入 {w} 个通道，{p:,} 个参数",
+        f"layer {i}: reads {w} channels, {p:,} parameters",
+    )
 steps = set(np.diff(params).tolist())
 publish.number("dense_step", steps.pop() if len(steps) == 1 else -1, "{:,}")
 publish.claim(
@@ -434,8 +452,9 @@ publish.claim(
     zh="第 $l$ 层读入 $k_0 + l k$ 个通道，从 {{ dense_width_0 }} 增到 {{ dense_width_5 }}，"
     "参数每层多 {{ dense_step }} 个（全在读入宽度的那一侧：BN 和 1×1 卷积）",
     en="Layer $l$ reads $k_0 + l k$ channels, from {{ dense_width_0 }} up to {{ dense_width_5 }}, "
-    "and each layer has {{ dense_step }} more parameters than the one before (all on the input side: "
+    "and each layer has {{ dense_step }} more parameters than the one before (on the input side: "
     "its BN and 1×1 convolution)",
+    every="layer",
 )
 dn = n_params(densenet121())
 publish.number("densenet121_params", dn, "{:,}")
@@ -468,4 +487,5 @@ publish.claim(
     zh="只有相加之后什么都不做，捷径才是严格的恒等映射；相加后的 ReLU 让只沿捷径回传的梯度逐块变小",
     en="Only with nothing after the addition is the shortcut exactly the identity; a ReLU after "
     "the addition shrinks the gradient along the shortcuts at every block",
+    every="block",
 )

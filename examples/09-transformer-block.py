@@ -2,7 +2,7 @@ r"""Transformer 块 · The Transformer block.
 
 The encoder and decoder layers of ``resdoc.transformer_block`` drawn as a diagram, run once on
 random tokens, and their parameters counted at the size of the original base model.
-Run it by hand with ``python examples/08-transformer-block.py``; the docs build runs it for you.
+Run it by hand with ``python examples/09-transformer-block.py``; the docs build runs it for you.
 """
 
 # resdoc: time-limit = 120
@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.data import reversal_batch
 from resdoc.transformer_block import (
     BlockConfig,
@@ -63,9 +64,10 @@ for pre_ln in (False, True):
     source, target = torch.randn(2, 10, 64), torch.randn(2, 7, 64)
     memory = EncoderLayer(cfg)(source)
     out = DecoderLayer(cfg)(target, memory)
-    print(
-        f"pre_ln={pre_ln}: source {tuple(source.shape)} -> memory {tuple(memory.shape)}; "
-        f"target {tuple(target.shape)} -> {tuple(out.shape)}"
+    shapes = [tuple(t.shape) for t in (source, memory, target, out)]
+    say(
+        f"pre_ln={pre_ln}：源序列 {shapes[0]} -> 记忆 {shapes[1]}；目标序列 {shapes[2]} -> {shapes[3]}",
+        f"pre_ln={pre_ln}: source {shapes[0]} -> memory {shapes[1]}; target {shapes[2]} -> {shapes[3]}",
     )
 
 # %% [markdown] lang="zh"
@@ -86,7 +88,10 @@ SEEDS = range(5)
 change = {pre_ln: zero_branch_change(pre_ln, SEEDS) for pre_ln in (True, False)}
 publish.number("zero_branch_change_pre_ln", change[True], "{:g}", seeds=SEEDS)
 publish.number("zero_branch_change_post_ln", change[False], "{:.2f}", seeds=SEEDS)
-print(f"largest change with zero branches: Pre-LN {change[True]:g}, Post-LN {change[False]:.3f}")
+say(
+    f"分支为零时的最大改变：Pre-LN {change[True]:g}，Post-LN {change[False]:.3f}",
+    f"largest change with zero branches: Pre-LN {change[True]:g}, Post-LN {change[False]:.3f}",
+)
 publish.claim(
     "zero_branch_identity",
     change[True] == 0.0 and change[False] > 0.1,
@@ -115,17 +120,17 @@ for key, value in counts.items():
     publish.number(f"params_{key}", value, "{:,d}")
     print(f"{key:10s} {value:>10,d}")
 N_LAYERS = 6
-publish.number("n_layers", N_LAYERS, "{:d}")
+publish.setting("n_layers", N_LAYERS, "{:d}")
 total = N_LAYERS * (counts["encoder"] + counts["decoder"])
 publish.number("params_stack_millions", total / 1e6, "{:.1f}")
 publish.number("params_stack", total, "{:,d}")  # exact: "44.1 百万" is not how Chinese counts
-print(f"{N_LAYERS} + {N_LAYERS} layers: {total:,d}")
+say(f"{N_LAYERS} + {N_LAYERS} 层：{total:,d}", f"{N_LAYERS} + {N_LAYERS} layers: {total:,d}")
 publish.claim(
     "shortcuts_cost_nothing",
     counts["encoder"] == counts["attention"] + counts["ffn"]
     and counts["decoder"] == counts["encoder"] + counts["attention"],
     zh="捷径本身一个参数也没有：编码器层的参数正好是两个子层之和，解码器层正好多一个注意力子层",
-    en="The shortcuts themselves have none: an encoder layer's count is exactly the sum of its two "
+    en="The shortcuts themselves have no parameters: an encoder layer's count is exactly the sum of its two "
     "sublayers', and a decoder layer has exactly one attention sublayer more",
     evidence=f"{counts}",
 )
@@ -133,7 +138,7 @@ publish.claim(
 # %% [markdown] lang="zh"
 # ## 残差流的视角
 #
-# 一个 3 层的 Pre-LN 编码器堆叠（$d_\text{model} = 32$，4 个头，$d_\text{ff} = 128$，加上词元和位置嵌入、最后的层归一化和
+# 一个 3 层的 Pre-LN 编码器堆叠（$d_\text{model} = 32$，4 个头，$d_\text{ff} = 128$，加上词元和位置嵌入、最终层归一化和
 # 逐位置的分类器），在初始化时和用 Adam 训练 300 步反转长度为 8 的序列之后，各 3 个种子。
 # 把最终的残差流 $x_L$ 拆成嵌入 $x_0$ 加上每个子层的写入，检查它们之和等于正常前向传播的 $x_L$，
 # 再算每一项占 $\lVert x_L \rVert^2$ 的份额 $\langle \cdot, x_L \rangle / \lVert x_L \rVert^2$（对一批 256 个序列的所有词元求和）。
@@ -151,11 +156,11 @@ publish.claim(
 # %%
 STACK_CFG, STACK_LAYERS, TRAIN_STEPS = BlockConfig(d_model=32, n_head=4, d_ff=128), 3, 300
 STREAM_SEEDS = range(3)
-publish.number("stack_layers", STACK_LAYERS, "{:d}")
-publish.number("stack_d_model", STACK_CFG.d_model, "{:d}")
-publish.number("train_steps", TRAIN_STEPS, "{:d}")
-publish.number("stream_seeds", len(STREAM_SEEDS), "{:d}")
-publish.number("stack_sublayers", 2 * STACK_LAYERS, "{:d}")
+publish.setting("stack_layers", STACK_LAYERS, "{:d}")
+publish.setting("stack_d_model", STACK_CFG.d_model, "{:d}")
+publish.setting("train_steps", TRAIN_STEPS, "{:d}")
+publish.setting("stream_seeds", len(STREAM_SEEDS), "{:d}")
+publish.setting("stack_sublayers", 2 * STACK_LAYERS, "{:d}")
 tokens, _ = reversal_batch(256, 8, 10, torch.Generator().manual_seed(99))
 shares, errors, accuracy = {}, [], []
 for state, steps in (("init", 0), ("trained", TRAIN_STEPS)):
@@ -197,13 +202,14 @@ publish.claim(
     "$x_L$ of the ordinary forward pass to floating-point precision (largest relative difference "
     "{{ decompose_error }}), and the shares add up to 1",
     evidence=f"largest relative error {max(errors):.1e}, shares sum off by {sums:.1e}",
+    every="seed",
 )
 publish.claim(
     "init_stream_is_embedding",
     emb["init"].low > 0.7,
-    zh="初始化时，最终的残差流主要还是嵌入：$x_0$ 占 {{ share_x0_init_spread }}，每个子层只写入一小部分",
+    zh="初始化时，最终的残差流主要还是嵌入：$x_0$ 占 {{ share_x0_init_spread }}，子层只写入一小部分",
     en="At initialization the final stream is still mostly the embedding: $x_0$ accounts for "
-    "{{ share_x0_init_spread }}, each sublayer writes only a little",
+    "{{ share_x0_init_spread }}; the sublayers write only a little",
     evidence=f"smallest embedding share {emb['init'].low:.3f} (> 0.7)",
 )
 publish.claim(
@@ -217,13 +223,14 @@ publish.claim(
     "{{ share_last_ffn_trained_spread }}; no other term exceeds {{ share_other_max_trained }} in any seed",
     evidence=f"accuracy min {acc.low:.1f}, embedding max {emb['trained'].high:.3f}, "
     f"last FFN min {last_ffn.low:.3f} vs other max {other_max:.3f}",
+    every=("term", "seed"),
 )
 alt_shares = publish.claim(
     "alt_shares",
     emb["init"].low > 0.7 and emb["trained"].high < 0.2,
     zh=f"最终残差流中嵌入 x₀ 和每个子层写入所占的份额（{len(STREAM_SEEDS)} 个种子的中位数与范围）。"
     "初始化时几乎全是嵌入；训练后几乎全是写入，最后一个前馈网络的最多。",
-    en=f"The share of the final stream held by the embedding x₀ and by each sublayer's write (median and "
+    en=f"The share of the final stream held by the embedding x₀ and by the sublayers' writes (median and "
     f"range over {len(STREAM_SEEDS)} seeds). At initialization it is almost all embedding; after "
     "training almost all writes, the last FFN's the largest.",
 )

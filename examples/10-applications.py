@@ -3,14 +3,14 @@ r"""应用场景 · Where residual connections are used.
 A deep MLP without normalization on scikit-learn's digits, trained four ways at one learning
 rate over 10 seeds: no shortcut, a plain shortcut, ReZero and the Fixup rule; and what one plain
 residual block does to the stream at initialization. Run it by hand with
-``python examples/09-applications.py``; the docs build runs it for you.
+``python examples/10-applications.py``; the docs build runs it for you.
 """
 
 # %% [markdown] lang="zh"
 # # 应用场景：让残差堆叠变深
 #
 # 64 个没有归一化的残差块（宽 32，He 初始化），在 `load_digits` 上用同一个 SGD 学习率训练 10 轮，
-# 每种做法 10 个随机种子（种子决定初始化和小批次的顺序）。四种做法只在“块的分支如何接到捷径上”不同。
+# 每种做法 10 个随机种子（种子决定初始化和小批量的顺序）。四种做法只在“块的分支如何接到捷径上”不同。
 # 先看初始化时一个普通残差块对残差流做了什么。
 
 # %% [markdown] lang="en"
@@ -39,15 +39,16 @@ from resdoc.applications import (
     train_scheme,
 )
 from resdoc.applications_plots import branch_scaling_figure, first_nan, training_figure
+from resdoc.bilingual import say
 
 SEEDS = range(10)
 DEPTH, LR, EPOCHS = 64, 0.01, 10
-publish.number("depth", DEPTH, "{:d}")
-publish.number("width", WIDTH, "{:d}")
-publish.number("lr", LR, "{:g}")
-publish.number("epochs", EPOCHS, "{:d}")
-publish.number("n_seeds", len(SEEDS), "{:d}")
-publish.number("ln10", math.log(10), "{:.2f}")
+publish.setting("depth", DEPTH, "{:d}")
+publish.setting("width", WIDTH, "{:d}")
+publish.setting("lr", LR, "{:g}")
+publish.setting("epochs", EPOCHS, "{:d}")
+publish.setting("n_seeds", len(SEEDS), "{:d}")
+publish.setting("ln10", math.log(10), "{:.2f}")
 
 inits = [growth_at_init(DEPTH, seed) for seed in SEEDS]
 branch = publish.spread("branch_ratio", [i["branch"] for i in inits], seeds=SEEDS, fmt="{:.2f}")
@@ -56,16 +57,17 @@ growth = publish.spread("block_growth", [i["growth"] for i in inits], seeds=SEED
 stream = publish.spread("stream_growth", [i["stream"] for i in inits], seeds=SEEDS, fmt="{:.1e}")
 predicted = 3 ** (DEPTH / 2)  # RMS factor if every block multiplied the squared norm by exactly 3
 publish.number("stream_growth_predicted", predicted, "{:.1e}")
-print(
-    f"per block at init: |F|^2/|x|^2 {branch.median:.2f}, cos(x, F) {cosine.median:.3f}, "
-    f"|x+F|^2/|x|^2 {growth.median:.2f}; stream RMS x{stream.median:.2e} over {DEPTH} blocks"
+ratios = f"|F|^2/|x|^2 {branch.median:.2f}, cos(x, F) {cosine.median:.3f}, |x+F|^2/|x|^2 {growth.median:.2f}"
+say(
+    f"初始化时每块：{ratios}；{DEPTH} 个块后残差流的均方根 ×{stream.median:.2e}",
+    f"per block at init: {ratios}; stream RMS x{stream.median:.2e} over {DEPTH} blocks",
 )
 publish.claim(
     "branch_twice_input",
     branch.low > 1.6 and branch.high < 2.5 and max(abs(cosine.low), abs(cosine.high)) < 0.1,
-    zh="初始化时，每块分支的平方范数约为输入的两倍：$\\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$ = "
+    zh="初始化时，分支的平方范数平均约为输入的两倍：$\\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$ = "
     "{{ branch_ratio_spread }}，而 $x$ 与 $\\mathcal{F}(x)$ 的余弦是 {{ branch_cosine_spread }}，几乎不相关",
-    en="At initialization each branch's squared norm is about twice its input's: "
+    en="At initialization a branch's squared norm is on average about twice its input's: "
     "$\\lVert \\mathcal{F}(x) \\rVert^2 / \\lVert x \\rVert^2$ = {{ branch_ratio_spread }}, and the cosine between "
     "$x$ and $\\mathcal{F}(x)$ is {{ branch_cosine_spread }}: they are nearly uncorrelated",
     evidence=f"branch ratio {branch.low:.2f}–{branch.high:.2f}, cosine {cosine.low:.3f}–{cosine.high:.3f}",
@@ -73,8 +75,8 @@ publish.claim(
 publish.claim(
     "block_triples",
     growth.low > 2.5 and growth.high < 3.5,
-    zh="于是每块把 $\\lVert x \\rVert^2$ 乘以 {{ block_growth_spread }}：约为三倍，而不是两倍",
-    en="so each block multiplies $\\lVert x \\rVert^2$ by {{ block_growth_spread }}: about three, not two",
+    zh="于是平均每块把 $\\lVert x \\rVert^2$ 乘以 {{ block_growth_spread }}：约为三倍，而不是两倍",
+    en="so a block multiplies $\\lVert x \\rVert^2$ by {{ block_growth_spread }} on average: about three, not two",
     evidence=f"growth per block {growth.low:.2f}–{growth.high:.2f}",
 )
 publish.claim(
@@ -105,7 +107,7 @@ runs = {
     for scheme in SCHEMES
 }
 steps_per_epoch = len(runs["rezero"][0].loss) // EPOCHS
-publish.number("steps", len(runs["rezero"][0].loss), "{:d}")
+publish.setting("steps", len(runs["rezero"][0].loss), "{:d}")
 spreads = {}
 for scheme, seeds in runs.items():
     nans = [first_nan(run.loss) for run in seeds]
@@ -133,11 +135,16 @@ for scheme, seeds in runs.items():
         span = f"{min(hit)}" if min(hit) == max(hit) else f"{min(hit)}–{max(hit)}"
         publish.text(f"nan_step_{scheme}_spread", f"{span} ({len(hit)}/{len(SEEDS)})", seeds=SEEDS)
         publish.number(f"nan_step_{scheme}", max(hit), "{:d}", seeds=SEEDS)
-    print(f"{scheme:9s} init logit RMS {spreads[scheme, 'rms'].median:9.3g}  NaN steps {nans}")
+    rms = spreads[scheme, "rms"].median
+    say(
+        f"{scheme:9s} 初始 logit 均方根 {rms:9.3g}  出现 NaN 的步 {nans}",
+        f"{scheme:9s} init logit RMS {rms:9.3g}  NaN steps {nans}",
+    )
 for scheme in ("plain", "rezero", "fixup"):
-    print(
-        f"{scheme:9s} last-epoch loss {spreads[scheme, 'loss'].median:.3g}  "
-        f"test error {spreads[scheme, 'error'].median:.1f}%  (medians over {len(SEEDS)} seeds)"
+    loss, error = spreads[scheme, "loss"].median, spreads[scheme, "error"].median
+    say(
+        f"{scheme:9s} 最后一轮损失 {loss:.3g}  测试误差 {error:.1f}%（{len(SEEDS)} 个种子的中位数）",
+        f"{scheme:9s} last-epoch loss {loss:.3g}  test error {error:.1f}%  (medians over {len(SEEDS)} seeds)",
     )
 
 rms_residual, rms_rezero = spreads["residual", "rms"], spreads["rezero", "rms"]
@@ -157,6 +164,7 @@ publish.claim(
     zh="第一次更新就把它变成 NaN：{{ n_seeds }} 个种子无一例外",
     en="the first update turns it into NaN, in all {{ n_seeds }} seeds",
     evidence=f"first NaN steps {nan_steps}",
+    every="seed",
 )
 grad_residual, grad_rezero = spreads["residual", "grad"], spreads["rezero", "grad"]
 publish.claim(
@@ -165,13 +173,13 @@ publish.claim(
     zh="第一步时，普通残差堆叠全部参数的梯度范数是 {{ init_grad_norm_residual_spread }}，ReZero 是 "
     "{{ init_grad_norm_rezero_spread }}；这么大的梯度不是“更强的信号”，学习率乘上它，一步就把网络推成 NaN",
     en="At the first step the norm of the plain residual stack's whole gradient is {{ init_grad_norm_residual_spread }}, "
-    'ReZero\'s {{ init_grad_norm_rezero_spread }}; a gradient that large is no "stronger signal": times the '
-    "learning rate, one step turns the network into NaN",
+    'ReZero\'s {{ init_grad_norm_rezero_spread }}; a gradient that large is no "stronger signal": multiplied by the '
+    "learning rate, it turns the network into NaN in a single step",
     evidence=f"residual min {grad_residual.low:.1e} vs ReZero max {grad_rezero.high:.2f}; NaN steps {nan_steps}",
 )
 TINY_LR = 1e-6
-publish.number("tiny_lr", TINY_LR, "{:.6f}")
-publish.number("lr_ratio", LR / TINY_LR, "{:,.0f}")
+publish.setting("tiny_lr", TINY_LR, "{:.6f}")
+publish.setting("lr_ratio", LR / TINY_LR, "{:,.0f}")
 tiny = [
     first_nan(train_scheme("residual", DEPTH, lr=TINY_LR, epochs=1, seed=seed).loss)
     for seed in SEEDS
@@ -183,6 +191,7 @@ publish.claim(
     en="at a learning rate of {{ tiny_lr }}, {{ lr_ratio }} times smaller, the first update gives NaN in "
     "every seed just the same",
     evidence=f"first NaN steps at lr {TINY_LR:g}: {tiny}",
+    every="seed",
 )
 plain_loss, plain_error = spreads["plain", "loss"], spreads["plain", "error"]
 publish.claim(
@@ -209,6 +218,7 @@ publish.claim(
     "{{ final_loss_rezero_spread }} and {{ final_loss_fixup_spread }}, their test errors "
     "{{ test_error_rezero_spread }}% and {{ test_error_fixup_spread }}%",
     evidence=f"worst test errors {rezero_error.high:.1f}%, {fixup_error.high:.1f}%",
+    every="seed",
 )
 same_start = all(
     abs(a.init_logit_rms - b.init_logit_rms) < 1e-6
@@ -218,10 +228,11 @@ publish.claim(
     "identity_start",
     same_start and rms_rezero.high < 1,
     zh="两者初始化时的 logits 在每个种子上都相同（均方根 {{ init_logit_rms_rezero_spread }}）："
-    "所有块都是恒等映射，起作用的只有输入层和分类层",
-    en="at initialization their logits agree in every seed (RMS {{ init_logit_rms_rezero_spread }}): every block "
-    "is the identity, and only the input layer and the classifier act",
+    "它们的块一开始是恒等映射，起作用的只有输入层和分类层",
+    en="at initialization their logits agree in every seed (RMS {{ init_logit_rms_rezero_spread }}): both "
+    "start with identity blocks, and only the input layer and the classifier act",
     evidence=f"same initial RMS: {same_start}; ReZero max {rms_rezero.high:.2f}",
+    every="seed",
 )
 publish.claim(
     "summary_experiment",
@@ -232,6 +243,7 @@ publish.claim(
     "start and are NaN after the first update in all {{ n_seeds }} seeds; ReZero and the Fixup rule train "
     "normally at the same learning rate in every seed",
     evidence="see residual_explodes_at_init, residual_nan_after_first_update and rezero_fixup_train",
+    every="seed",
 )
 alt_zh, alt_en = publish.claim(
     "training_alt",
@@ -285,9 +297,9 @@ for n in (12, 1000):
 DEPTHS = [8, 16, 32, 64, 128, 256]
 SCALE_SEEDS = range(5)
 DEPTH_NAME = {0: "shallow", -1: "deep"}  # result keys of the first and last depth
-publish.number("scale_depth_min", DEPTHS[0], "{:d}")
-publish.number("scale_depth_max", DEPTHS[-1], "{:d}")
-publish.number("scale_seeds", len(SCALE_SEEDS), "{:d}")
+publish.setting("scale_depth_min", DEPTHS[0], "{:d}")
+publish.setting("scale_depth_max", DEPTHS[-1], "{:d}")
+publish.setting("scale_seeds", len(SCALE_SEEDS), "{:d}")
 scale_growth = {
     s: np.array([[scaled_growth(d, s, seed) for d in DEPTHS] for seed in SCALE_SEEDS])
     for s in SCALINGS
@@ -295,7 +307,7 @@ scale_growth = {
 # every block multiplies the mean square by 1 + 2s² (the branch is s times a branch of twice
 # the input's mean square, uncorrelated with it), so the RMS grows by (1 + 2s²)^(L/2)
 scale_predicted = {s: [(1 + 2 * f(d) ** 2) ** (d / 2) for d in DEPTHS] for s, f in SCALINGS.items()}
-publish.number("e", math.e, "{:.2f}")
+publish.setting("e", math.e, "{:.2f}")
 for s in SCALINGS:
     for i in (0, -1):
         publish.spread(
@@ -305,12 +317,13 @@ for s in SCALINGS:
             fmt="{:.3g}",
         )
     publish.number(f"scale_predicted_{s}_deep", scale_predicted[s][-1], "{:.3g}")
-    print(f"{s:7s} growth medians {np.median(scale_growth[s], 0)}")
+    medians = np.median(scale_growth[s], 0)
+    say(f"{s:7s} 增长倍数的中位数 {medians}", f"{s:7s} growth medians {medians}")
 per_block = scale_growth["none"] ** (1 / np.array(DEPTHS))  # RMS factor per block, (seeds, depths)
 publish.spread("scale_per_block_none", per_block[:, -1], seeds=SCALE_SEEDS, fmt="{:.2f}")
 publish.number("scale_per_block_none_low", per_block.min(), "{:.2f}", seeds=SCALE_SEEDS)
 publish.number("scale_per_block_none_high", per_block.max(), "{:.2f}", seeds=SCALE_SEEDS)
-publish.number("sqrt3", math.sqrt(3), "{:.2f}")
+publish.setting("sqrt3", math.sqrt(3), "{:.2f}")
 grows = publish.claim(
     "unscaled_exponential",
     per_block.min() > 1.5 and per_block.max() < 1.85,
@@ -318,10 +331,11 @@ grows = publish.claim(
     "{{ scale_per_block_none_spread }}，在每个深度、每个种子上都在 {{ scale_per_block_none_low }} 与 "
     "{{ scale_per_block_none_high }} 之间，接近 $\\sqrt{3}$ ≈ {{ sqrt3 }}",
     en="Unscaled, the stream grows exponentially: after {{ scale_depth_max }} blocks it is "
-    "{{ scale_growth_none_deep_spread }} times larger, each block multiplying its RMS by {{ scale_per_block_none_spread }} "
+    "{{ scale_growth_none_deep_spread }} times larger, a block multiplying its RMS by {{ scale_per_block_none_spread }} "
     "on average, between {{ scale_per_block_none_low }} and {{ scale_per_block_none_high }} at every depth and in every "
     "seed, close to $\\sqrt{3}$ ≈ {{ sqrt3 }}",
     evidence=f"per-block factor {per_block.min():.3f}–{per_block.max():.3f}",
+    every=("depth", "seed"),
 )
 sqrt_ratio = scale_growth["sqrt"] / np.array(scale_predicted["sqrt"])
 bounded = publish.claim(
@@ -356,14 +370,19 @@ for s, runs in step.items():
     # log-log slope of the median against L: 0 = the same at every depth, -1 = like 1/L
     slope[s] = np.polyfit(np.log(DEPTHS), np.log(np.median(runs, 0)), 1)[0]
     publish.number(f"step_slope_{s}", slope[s], "{:.2f}", seeds=SCALE_SEEDS)
-    print(f"{s:7s} one-step change medians {np.median(runs, 0)}, slope {slope[s]:.2f}")
-publish.number("step_depth_ratio", DEPTHS[-1] / DEPTHS[0], "{:.0f}")
+    medians = np.median(runs, 0)
+    say(
+        f"{s:7s} 一步改变的中位数 {medians}，斜率 {slope[s]:.2f}",
+        f"{s:7s} one-step change medians {medians}, slope {slope[s]:.2f}",
+    )
+publish.setting("step_depth_ratio", DEPTHS[-1] / DEPTHS[0], "{:.0f}")
 steady = publish.claim(
     "sqrt_step_steady",
     abs(slope["sqrt"]) < 0.3,
     zh="按 $1/\\sqrt{L}$ 缩放时，同一学习率的一步让 $x_L$ 移动的距离几乎不随深度变化：{{ scale_depth_min }} 块时 "
     "{{ step_sqrt_shallow_spread }}，{{ scale_depth_max }} 块时 {{ step_sqrt_deep_spread }}（对数坐标下的斜率 {{ step_slope_sqrt }}）",
-    en="Scaled by $1/\\sqrt{L}$, one step at one learning rate moves $x_L$ about as far at every depth: "
+    en="Scaled by $1/\\sqrt{L}$, one step at one learning rate moves $x_L$ a distance that hardly changes "
+    "with depth: "
     "{{ step_sqrt_shallow_spread }} at {{ scale_depth_min }} blocks, {{ step_sqrt_deep_spread }} at {{ scale_depth_max }} "
     "(log-log slope {{ step_slope_sqrt }})",
     evidence=f"slope {slope['sqrt']:.3f}",
@@ -394,5 +413,5 @@ publish.claim(
     zh="实验中，$1/\\sqrt{L}$ 让初始化时的残差流有界，且同一学习率的一步在各深度移动输出的距离相近；"
     "$1/L$ 下这一步随深度约按 $1/L$ 变小",
     en="In the experiment, $1/\\sqrt{L}$ keeps the stream bounded at initialization and one step at one learning "
-    "rate moves the output about as far at every depth; under $1/L$ that step shrinks roughly like $1/L$",
+    "rate moves the output a distance that hardly changes with depth; under $1/L$ that step shrinks roughly like $1/L$",
 )

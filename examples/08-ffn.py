@@ -3,7 +3,7 @@ r"""前馈网络 · The feed-forward network.
 Parameter counts of the position-wise FFN and its gated variant, then two measurements on
 self-attention, each over 10 random seeds: it is not linear in its input, and stacked without
 shortcuts it collapses all tokens onto one vector. Run it by hand with
-``python examples/07-ffn.py``; the docs build runs it.
+``python examples/08-ffn.py``; the docs build runs it.
 """
 
 # resdoc: time-limit = 120
@@ -23,6 +23,7 @@ shortcuts it collapses all tokens onto one vector. Run it by hand with
 
 # %%
 from resdoc import publish
+from resdoc.bilingual import say
 from resdoc.ffn import linearity_table, parameter_counts, rank_collapse, swiglu_width
 from resdoc.ffn_plots import linearity_figure, rank_collapse_figure
 
@@ -75,21 +76,22 @@ SEEDS = range(10)
 SCALES = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 D_MODEL_GAPS, TOKENS = 32, 16
 table = linearity_table(d_model=D_MODEL_GAPS, seq=TOKENS, scales=SCALES, seeds=SEEDS)
-publish.number("gaps_d_model", D_MODEL_GAPS, "{:d}")
-publish.number("gaps_tokens", TOKENS, "{:d}")
+publish.setting("gaps_d_model", D_MODEL_GAPS, "{:d}")
+publish.setting("gaps_tokens", TOKENS, "{:d}")
 one, small, large = SCALES.index(1.0), 0, len(SCALES) - 1
 gaps = {}  # (map, gap, scale index) -> the seeds' values, recorded with their spread
 for name, row in table.items():
     for kind, values in row.items():
         gaps[name, kind] = values
         publish.spread(f"{kind}_{name}", values[:, one].tolist(), seeds=SEEDS, fmt="{:.2g}")
-    print(
-        f"{name:12s} additivity {row['additivity'][:, one].median():.2e}  "
-        f"homogeneity {row['homogeneity'][:, one].median():.2e}  (s = 1, median)"
+    additive, homogeneous = (row[k][:, one].median() for k in ("additivity", "homogeneity"))
+    say(
+        f"{name:12s} 可加性 {additive:.2e}  齐次性 {homogeneous:.2e}（s = 1，中位数）",
+        f"{name:12s} additivity {additive:.2e}  homogeneity {homogeneous:.2e}  (s = 1, median)",
     )
-publish.number("scale_small", SCALES[small], "{:g}")
-publish.number("scale_large", SCALES[large], "{:g}")
-publish.number("n_seeds", len(SEEDS), "{:d}")
+publish.setting("scale_small", SCALES[small], "{:g}")
+publish.setting("scale_large", SCALES[large], "{:g}")
+publish.setting("n_seeds", len(SEEDS), "{:d}")
 attn_add, attn_hom = gaps["attention", "additivity"], gaps["attention", "homogeneity"]
 ffn_add, ffn_hom = gaps["ffn", "additivity"], gaps["ffn", "homogeneity"]
 publish.spread("additivity_attention_small", attn_add[:, small].tolist(), seeds=SEEDS, fmt="{:.2g}")
@@ -114,6 +116,7 @@ publish.claim(
     en="The linear map and the frozen attention never exceed {{ rounding_max }}, at any seed or scale: "
     "floating-point rounding only",
     evidence=f"largest gap {rounding:.2e}",
+    every=("seed", "scale"),
 )
 not_linear = attn_add[:, one].min().item() > 1000 * rounding
 publish.claim(
@@ -140,6 +143,7 @@ publish.claim(
     en="At $s = 1$ both of self-attention's gaps are larger than the FFN's, in every seed",
     evidence=f"additivity {attn_add[:, one].min():.3f} > {ffn_add[:, one].max():.3f}, "
     f"homogeneity {attn_hom[:, one].min():.3f} > {ffn_hom[:, one].max():.3f}",
+    every="seed",
 )
 rise = median["attention", "additivity"][: one + 2]  # s = 0.125 … 2
 rising = bool((rise[1:] > rise[:-1]).all())
@@ -175,6 +179,7 @@ publish.claim(
     en="The FFN's homogeneity gap falls steadily with the scale, from {{ homogeneity_ffn_small_spread }} "
     "to {{ homogeneity_ffn_large_spread }}; without its biases it never exceeds {{ homogeneity_ffn_no_bias_max }}",
     evidence=f"medians {median['ffn', 'homogeneity'].tolist()}; no-bias max {no_bias:.1e}",
+    every=("seed", "scale"),
 )
 alt_zh, alt_en = publish.claim(
     "linearity_alt",
@@ -183,6 +188,7 @@ alt_zh, alt_en = publish.claim(
     en="the linear map and frozen attention stay at zero; self-attention's additivity gap grows with "
     "the scale and then stays high",
     evidence="see rounding_only, small_inputs_nearly_linear and homogeneity_returns",
+    every=("seed", "scale"),
 )
 publish.figure(
     "linearity",
@@ -214,7 +220,7 @@ publish.figure(
 # %%
 DEPTH = 48
 stacks = rank_collapse(depth=DEPTH, seeds=SEEDS)
-publish.number("depth", DEPTH, "{:d}")
+publish.setting("depth", DEPTH, "{:d}")
 res = {kind.replace("+", "_").replace("-", "_"): parts["res"] for kind, parts in stacks.items()}
 publish.spread("res_input", res["attention"][:, 0].tolist(), seeds=SEEDS, fmt="{:.2f}")
 for layer in (1, 2, 3):
@@ -224,10 +230,8 @@ for layer in (1, 2, 3):
 for key, values in res.items():
     publish.spread(f"res_{key}_l8", values[:, 8].tolist(), seeds=SEEDS, fmt="{:.2g}")
     publish.spread(f"res_{key}_end", values[:, -1].tolist(), seeds=SEEDS, fmt="{:.2g}")
-    print(
-        f"{key:24s} median res: l=1 {values[:, 1].median():.2e}  l=8 {values[:, 8].median():.2e}  "
-        f"l={DEPTH} {values[:, -1].median():.2e}"
-    )
+    at = f"l=1 {values[:, 1].median():.2e}  l=8 {values[:, 8].median():.2e}  l={DEPTH} {values[:, -1].median():.2e}"
+    say(f"{key:24s} res 中位数：{at}", f"{key:24s} median res: {at}")
 
 floor = res["attention"][:, 4:].max().item()  # float32 resolves about 1e-7 of a number's size
 publish.number("res_attention_floor", floor, "{:.1g}", seeds=SEEDS)
@@ -253,6 +257,7 @@ publish.claim(
     "be told apart",
     evidence=f"max from layer 4 {floor:.1e}, median at layer 3 {res['attention'][:, 3].median():.1e}, "
     f"median ln-factors {steps.tolist()}, acceleration {acceleration:.2f}",
+    every=("layer", "seed"),
 )
 short, ffn_short, pre_ln = res["attention_shortcut"], res["attention_ffn_shortcut"], res["pre_ln"]
 publish.claim(
@@ -262,6 +267,7 @@ publish.claim(
     en="With shortcuts: $\\mathrm{res}$ is {{ res_attention_shortcut_l8_spread }} at layer 8, far from "
     "collapsed in every seed",
     evidence=f"shortcut min {short[:, 8].min():.3f}, pure attention max {res['attention'][:, 8].max():.1e}",
+    every="seed",
 )
 publish.claim(
     "shortcut_does_not_stop_collapse",
@@ -294,7 +300,7 @@ publish.claim(
     mean_up.low > 100 * diff_up.high,
     zh="在“注意力 + 捷径”的堆叠里，{{ depth }} 层后所有词元共有的部分 $\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert$ "
     "变为输入时的 {{ shared_growth_shortcut_spread }} 倍，彼此不同的部分只变为 {{ differing_growth_shortcut_spread }} 倍",
-    en="In the stack of attention with shortcuts, after {{ depth }} layers the part all tokens share, "
+    en="In the stack of attention with shortcuts, after {{ depth }} layers the part the tokens share, "
     "$\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert$, is {{ shared_growth_shortcut_spread }} times its size at the input, "
     "the part in which they differ only {{ differing_growth_shortcut_spread }} times",
     evidence=f"shared growth min {mean_up.low:.2e} vs differing growth max {diff_up.high:.2e}",
@@ -324,11 +330,12 @@ publish.claim(
     "shortcut_loses_information",
     short[:, -1].max() < 1e-3 < 0.05 < pre_ln[:, -1].min(),
     zh="在随机初始化的“注意力 + 捷径”堆叠里，到第 {{ depth }} 层时词元之间的差异度量 $\\mathrm{res}$ 降到 "
-    "{{ res_attention_shortcut_end_spread }}，各个词元几乎无法区分；每个分支前加层归一化（Pre-LN）后仍有 "
+    "{{ res_attention_shortcut_end_spread }}：与词元的共有部分相比，它们之间的差异已微不足道；每个分支前加层归一化（Pre-LN）后仍有 "
     "{{ res_pre_ln_end_spread }}",
     en="in a randomly initialized stack of attention with shortcuts, by layer {{ depth }} the measure of how much "
-    "the tokens differ, $\\mathrm{res}$, has fallen to {{ res_attention_shortcut_end_spread }}, and the tokens can "
-    "hardly be told apart; with a layer normalization before every branch (Pre-LN) it is still "
+    "the tokens differ, $\\mathrm{res}$, has fallen to {{ res_attention_shortcut_end_spread }}: next to what the "
+    "tokens share, their differences have become tiny; with a layer normalization before the branches "
+    "(Pre-LN) it is still "
     "{{ res_pre_ln_end_spread }}",
     evidence=f"shortcut max {short[:, -1].max():.1e}, pre-LN min {pre_ln[:, -1].min():.3f}",
 )
@@ -340,7 +347,7 @@ alt_zh, alt_en = publish.claim(
     zh="纯注意力几层内降到浮点精度；加捷径后下降慢得多，但 48 层后也降到 1e-3 以下；"
     "分支前加层归一化后仍在 0.05 以上",
     en="pure attention reaches float precision within a few layers; with shortcuts it falls much more "
-    "slowly, yet below 1e-3 by layer 48; with LayerNorm before each branch it stays above 0.05",
+    "slowly, yet below 1e-3 by layer 48; with LayerNorm before the branches it stays above 0.05",
     evidence="see the claims above",
 )
 publish.figure(
