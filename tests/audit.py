@@ -85,15 +85,18 @@ READER = (
 )
 
 # Figures load lazily (resdoc/sitegen/figures.py): load every one, as a reader who scrolls
-# through the page would, before READER checks that each loaded (30 s: a loaded machine with two
-# lanes busy once took more than 15 s for one of ch 3 or ch 4's figures).
-LOAD_LAZY_IMAGES = """async () => {
+# through the page would, before READER checks that each loaded. The waits below end on the
+# images' own load and error events; their deadline only stops a hang. It is long because CI
+# shares its machine: with both lanes busy, one of ch 4's figures once took more than 30 s.
+IMAGE_DEADLINE_MS = 180_000
+LOAD_LAZY_IMAGES = f"""async () => {{
     const images = [...document.querySelectorAll('.md-content img')];
-    images.forEach(image => { image.loading = 'eager'; });
-    const loaded = images.map(image => image.complete ? null : new Promise(done => {
-        image.addEventListener('load', done); image.addEventListener('error', done); }));
-    await Promise.race([Promise.all(loaded), new Promise(done => setTimeout(done, 30000))]);
-}"""
+    images.forEach(image => {{ image.loading = 'eager'; }});
+    const loaded = images.map(image => image.complete ? null : new Promise(done => {{
+        image.addEventListener('load', done); image.addEventListener('error', done); }}));
+    await Promise.race([Promise.all(loaded),
+                        new Promise(done => setTimeout(done, {IMAGE_DEADLINE_MS}))]);
+}}"""
 
 # Started, not awaited: the page's renderer works on it while the other lane's page loads.
 # First the layout settles: the transitions a resize starts (Material's drawer) run out, or
@@ -198,15 +201,20 @@ SEARCH = """async ([queries, shown]) => {
 
 
 # The figures the reader sees (resdoc/sitegen/figures.py): each shown <img> once its picture has
-# picked the variant for this screen and scheme (waiting up to 10 s for it), where it lies in
-# the text column, whether anything around it scrolls, and whether the page scrolls sideways.
+# picked the variant for this screen and scheme and loaded it (as long as LOAD_LAZY_IMAGES
+# waits), where it lies in the text column, whether anything around it scrolls, and whether
+# the page scrolls sideways.
 FIGURES = """async ({narrow, dark}) => {
+    const DEADLINE = IMAGE_DEADLINE_MS;
     const shown = () => [...document.querySelectorAll('.md-content picture img')]
         .filter(image => getComputedStyle(image).display !== 'none');
-    const ready = image => image.complete && image.naturalWidth > 0
-        && image.currentSrc.includes('.narrow.') === narrow
-        && image.currentSrc.includes('.dark.') === dark;
-    for (let waited = 0; waited < 10000 && !shown().every(ready); waited += 100) {
+    // settled: the variant this screen selects has loaded, or an image failed (the checks
+    // below report it); a resize or a palette change starts the new variant's load
+    const settled = image => image.complete && (image.naturalWidth === 0 || (
+        image.currentSrc.includes('.narrow.') === narrow
+        && image.currentSrc.includes('.dark.') === dark));
+    const deadline = performance.now() + DEADLINE;
+    while (performance.now() < deadline && !shown().every(settled)) {
         await new Promise(done => setTimeout(done, 100));
     }
     const article = document.querySelector('.md-content article') || document.querySelector('.md-content');
@@ -225,7 +233,7 @@ FIGURES = """async ({narrow, dark}) => {
                     left: r.left - left, right: right - r.right, scrolls};
         }),
     };
-}"""
+}""".replace("IMAGE_DEADLINE_MS", str(IMAGE_DEADLINE_MS))
 
 
 # Each display formula as the reader sees it on this screen: whether it is wider than its box
