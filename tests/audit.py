@@ -21,7 +21,7 @@ from pathlib import Path
 from tests.browser import PageWatch, chromium, serve
 from tests.sites import ROOT, Background
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_CORE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def page_urls() -> list[str]:
@@ -87,7 +87,7 @@ READER = (
 # Figures load lazily (resdoc/sitegen/figures.py): load every one, as a reader who scrolls
 # through the page would, before READER checks that each loaded. The waits below end on the
 # images' own load and error events; their deadline only stops a hang. It is long because CI
-# shares its machine: with both lanes busy, one of ch 4's figures once took more than 30 s.
+# shares its machine: with two pages loading at once, one of ch 4's figures once took more than 30 s.
 IMAGE_DEADLINE_MS = 180_000
 LOAD_LAZY_IMAGES = f"""async () => {{
     const images = [...document.querySelectorAll('.md-content img')];
@@ -98,11 +98,10 @@ LOAD_LAZY_IMAGES = f"""async () => {{
                         new Promise(done => setTimeout(done, {IMAGE_DEADLINE_MS}))]);
 }}"""
 
-# Started, not awaited: the page's renderer works on it while the other lane's page loads.
-# First the layout settles: the transitions a resize starts (Material's drawer) run out, or
-# axe-core would measure colours half-way through them.
 # The layout come to rest: two frames (the page's own handlers have run), then every animation
-# that ends has ended (an endless one, a spinner, never would).
+# that ends has ended (an endless one, a spinner, never would). axe-core and the focus walk
+# wait for it: the transitions a resize starts (Material's drawer) would have them measure
+# colours half-way through.
 SETTLED = """const settled = async () => {
     await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
     const finite = document.getAnimations()
@@ -110,17 +109,16 @@ SETTLED = """const settled = async () => {
     await Promise.all(finite.map(a => a.finished.catch(() => null)));
 };"""
 
-START_AXE = (
-    """() => {
+AXE = (
+    """async () => {
 """
     + SETTLED
     + """
-    window.__axe = (async () => {
     await settled();
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
         `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
-})(); }"""
+}"""
 )
 
 
@@ -335,37 +333,33 @@ class Visit:
     failed: str = ""  # the visit itself broke (a timeout, a script error)
 
 
-class Lane:
+class Reader:
     """One browser tab that visits pages one after another, as a reader following links
     would: its cache and compiled scripts carry over (a fresh context per page cost three
     times the CPU), while each page's DOM, errors and requests are its own."""
 
     def __init__(self, browser, server: str):
         self.context = browser.new_context(**DESKTOP)
-        self.context.add_init_script(path=str(AXE))  # axe-core in every page, before it runs
+        self.context.add_init_script(path=str(AXE_CORE))  # axe-core in every page, before it runs
         self.page = self.context.new_page()
         self.watch = PageWatch(self.page, server)
         self.server = server
 
-    def visit(self, url: str, visit: Visit):
-        """One page, in steps: the generator yields whenever the browser has work to do on
-        its own (loading, axe-core), so the caller can step another lane meanwhile."""
-        page = self.page
+    def visit(self, url: str) -> Visit:
+        """One page: what the reader gets, then axe-core, the formulas and the figures at each
+        screen's width, the Tab walk and print on WALKED pages, the figures in the dark."""
+        page, visit = self.page, Visit()
         try:
             page.goto("about:blank")  # what the last page still did is reported with it
             self.watch.errors, self.watch.outside = visit.errors, visit.outside
             page.set_viewport_size(DESKTOP["viewport"])
-            page.goto(self.server + url, wait_until="commit")
-            yield
-            page.wait_for_load_state("networkidle")
+            page.goto(self.server + url, wait_until="networkidle")
             page.evaluate(LOAD_LAZY_IMAGES)
             visit.reader = page.evaluate(READER)
             for screen, viewport in SCREENS.items():
                 page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
                 if screen == "phone" or url in AXE_ON_DESKTOP:
-                    page.evaluate(START_AXE)
-                    yield
-                    visit.axe[screen] = page.evaluate("() => window.__axe")
+                    visit.axe[screen] = page.evaluate(AXE)
                 visit.formulas[screen] = page.evaluate(FORMULAS)
                 shown = {"narrow": screen == "phone", "dark": False}
                 visit.figures[f"{screen}-light"] = page.evaluate(FIGURES, shown)
@@ -384,6 +378,7 @@ class Lane:
                 page.evaluate("() => localStorage.clear()")  # the next page starts light
         except Exception as error:  # noqa: BLE001 - reported by every test of the page
             visit.failed = f"{type(error).__name__}: {error}"
+        return visit
 
     def walk_and_print(self, visit: Visit) -> None:
         """Tab through the page's first TAB_STOPS stops on a desktop screen, then lay it out
@@ -402,30 +397,31 @@ class Lane:
             page.emulate_media(media="screen")
 
 
-LANES = 2  # pages in flight: each lane has its own renderer process, so both cores work
+# The audit runs as PARTS processes, each with its own Chromium and one tab: a page's waits
+# (its load, settling layouts, the Tab walk's transitions) hold up only its own process while
+# the others keep both cores busy (one page at a time took 201 s, two processes 135 s, three
+# 108 s, on 2 idle cores). A walked page costs about five others.
+PARTS = 3
 
 
-def audit(browser, server: str) -> dict[str, Visit]:
-    """Every page loaded once, on a desktop screen: what the reader gets, then axe-core on
-    that screen and again with the window resized to a phone's. LANES pages at a time,
-    stepped in turn from this one thread."""
-    found = {url: Visit() for url in page_urls()}
-    waiting = list(found)
-    idle = [Lane(browser, server) for _ in range(LANES)]
-    busy: list[tuple[Lane, object]] = []
+def share(urls: list[str], part: int) -> list[str]:
+    """The pages part ``part`` audits: dealt, dearest first, to the part with least to do."""
+    load, mine = [0] * PARTS, []
+    for url in sorted(urls, key=lambda url: url not in WALKED):  # stable: walked ones first
+        least = load.index(min(load))
+        load[least] += 5 if url in WALKED else 1
+        if least == part:
+            mine.append(url)
+    return mine
+
+
+def audit(browser, server: str, urls: list[str]) -> dict[str, Visit]:
+    """Each of ``urls`` loaded once, one after another, in one tab."""
+    reader = Reader(browser, server)
     try:
-        while waiting or busy:
-            while waiting and idle:
-                lane, url = idle.pop(), waiting.pop(0)
-                busy.append((lane, lane.visit(url, found[url])))
-            for lane, steps in list(busy):
-                if next(steps, StopIteration) is StopIteration:
-                    busy.remove((lane, steps))
-                    idle.append(lane)
+        return {url: reader.visit(url) for url in urls}
     finally:
-        for lane in idle + [lane for lane, _ in busy]:
-            lane.context.close()
-    return found
+        reader.context.close()
 
 
 def search_results(browser, server: str) -> dict[str, dict[str, list]]:
@@ -446,38 +442,57 @@ def searches_file(findings: Path) -> Path:
     return findings.with_suffix(".search.json")
 
 
-class BackgroundAudit(Background):
-    """``python -m tests.audit site`` started now; ``findings()`` and ``searches()`` wait
-    for them."""
+class BackgroundAudit:
+    """``python -m tests.audit site findings part`` started now for every part;
+    ``findings()`` and ``searches()`` wait for them (part 0 asks the searches too)."""
 
     def __init__(self, site: Path, folder: Path):
-        self.found = folder / "findings.json"
-        command = [sys.executable, "-m", "tests.audit", str(site), str(self.found)]
-        super().__init__(command, folder / "audit.log", cwd=ROOT)
+        self.found = [folder / f"findings-{part}.json" for part in range(PARTS)]
+        self.parts = [
+            Background(
+                [sys.executable, "-m", "tests.audit", str(site), str(found), str(part)],
+                folder / f"audit-{part}.log",
+                cwd=ROOT,
+            )
+            for part, found in enumerate(self.found)
+        ]
+
+    def stop(self) -> None:
+        for part in self.parts:
+            part.stop()
 
     def findings(self) -> dict[str, Visit] | str:
         """The findings per page, or why there are none (no Chromium: the tests skip)."""
-        ran = self.result()
-        assert ran.returncode == 0, ran.stdout[-5000:]
-        found = json.loads(self.found.read_text("utf-8"))
-        return found if isinstance(found, str) else {u: Visit(**v) for u, v in found.items()}
+        merged: dict[str, Visit] = {}
+        for part, found_file in zip(self.parts, self.found, strict=True):
+            ran = part.result()
+            assert ran.returncode == 0, ran.stdout[-5000:]
+            found = json.loads(found_file.read_text("utf-8"))
+            if isinstance(found, str):
+                return found
+            merged |= {u: Visit(**v) for u, v in found.items()}
+        return merged
 
     def searches(self) -> dict[str, dict[str, list]] | str:
         """Each language's results per query (``SEARCHES``), or why there are none."""
         found = self.findings()
         if isinstance(found, str):
             return found
-        return json.loads(searches_file(self.found).read_text("utf-8"))
+        return json.loads(searches_file(self.found[0]).read_text("utf-8"))
 
 
-def main(site: Path, findings: Path) -> None:
+def main(site: Path, findings: Path, part: int) -> None:
     if shutil.which("chromium") is None:
         found = "Debian's chromium is not installed (apt-get install chromium; .ci/run does it)"
     else:
         with serve(site) as server, chromium() as browser:
-            found = {url: asdict(visit) for url, visit in audit(browser, server).items()}
-            searched = search_results(browser, server)
-        searches_file(findings).write_text(json.dumps(searched, ensure_ascii=False), "utf-8")
+            visits = audit(browser, server, share(page_urls(), part))
+            found = {url: asdict(visit) for url, visit in visits.items()}
+            if part == 0:
+                searched = search_results(browser, server)
+                searches_file(findings).write_text(
+                    json.dumps(searched, ensure_ascii=False), "utf-8"
+                )
         for visit in found.values():  # the server's address was this process's own
             switcher = visit["reader"].get("switcher", "")
             visit["reader"]["switcher"] = switcher.removeprefix(server)
@@ -485,4 +500,4 @@ def main(site: Path, findings: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]))
