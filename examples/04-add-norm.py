@@ -6,6 +6,8 @@ without warm-up over several seeds.
 Run it by hand with ``python examples/04-add-norm.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 330
+
 # %% [markdown] lang="zh"
 # # 层归一化：Post-LN 与 Pre-LN
 #

@@ -6,6 +6,8 @@ with chapter 6's pre-activation nets trained by the paper's recipe over 5 seeds.
 Run it by hand with ``python examples/05-going-deeper.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 210
+
 # %% [markdown] lang="zh"
 # # 网络加深
 #

@@ -7,6 +7,8 @@ the identity-shortcut ones do not. Run it by hand with ``python examples/06-degr
 the docs build runs it for you.
 """
 
+# resdoc: time-limit = 450
+
 # %% [markdown] lang="zh"
 # # 退化问题
 #

@@ -6,6 +6,8 @@ residual block does to the stream at initialization. Run it by hand with
 ``python examples/10-applications.py``; the docs build runs it for you.
 """
 
+# resdoc: time-limit = 240
+
 # %% [markdown] lang="zh"
 # # 应用场景：让残差堆叠变深
 #
