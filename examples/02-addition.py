@@ -5,7 +5,7 @@ $W_s x$ fixes unequal ones. Concatenation instead makes every later layer wider.
 Run it by hand with ``python examples/02-addition.py``; the docs build runs it for you.
 """
 
-# resdoc: time-limit = 120
+# resdoc: time-limit = 60
 
 # %% [markdown] lang="zh"
 # # 加法运算：逐元素相加与投影捷径

@@ -86,7 +86,8 @@ def test_example_pages_are_rendered_notebooks_in_both_languages(project, lang_pr
         assert 'class="jupyter-wrapper"' in page  # rendered by mkdocs-jupyter, not a copied .py
         assert "# %%" not in page
         if "publish.figure(" in page:
-            figures = BeautifulSoup(page, "html.parser").select(".rd-figure-art picture img")
+            shown = parsed(project / "site" / f"{lang_prefix}examples/{name}/index.html")
+            figures = shown.select(".rd-figure-art picture img")
             assert figures  # each figure in its variants (resdoc/sitegen/figures.py)
             assert all(img["src"].startswith("../../figures/") and img["alt"] for img in figures)
         for download in (f"{name}.py", f"{name}.ipynb"):

@@ -13,7 +13,7 @@ from resdoc.sitegen import conventions
 from resdoc.sitegen.apparatus import Figure
 from resdoc.sitegen.figures import present_figures
 from resdoc.sitegen.pages import PageError
-from tests.sites import COLUMN_PX, figure_records, variant_of
+from tests.sites import COLUMN_PX, figure_records, parsed, variant_of
 
 pytestmark = pytest.mark.upstream  # the slow tests read every figure of the built site
 
@@ -148,8 +148,7 @@ def test_every_chapter_figure_is_numbered_in_page_order_with_a_caption(site):
     figures_seen = 0
     for page in pages:
         chapter = int(page.parent.name[:2])
-        soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
-        for k, figure in enumerate(soup.select("article figure.rd-figure"), start=1):
+        for k, figure in enumerate(parsed(page).select("article figure.rd-figure"), start=1):
             number = figure.select_one("figcaption .rd-figure-number").get_text()
             assert re.fullmatch(rf"(图|Figure) {chapter}\.{k}", number), (page, number)
             caption = figure.figcaption.get_text().removeprefix(number).strip()
