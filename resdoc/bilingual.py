@@ -18,7 +18,9 @@ import locale
 import os
 from collections.abc import Callable
 
-from resdoc.style import LANGUAGES
+# The languages an example speaks, the site's default first (the i18n plugin's order; the
+# figures are drawn in each: resdoc.style).
+LANGUAGES = ("zh", "en")
 
 # Filled by the build's cell runner: it keeps both languages' lines for the two pages.
 hooks: list[Callable[[dict[str, str]], None]] = []

@@ -24,11 +24,14 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from resdoc.bilingual import reader_language, say
+from resdoc.bilingual import LANGUAGES, reader_language, say
 from resdoc.numerals import MINUS, typeset
 from resdoc.quantifiers import advice, overclaims
-from resdoc.style import LANGUAGES, VARIANTS, Translator, render
+
+if TYPE_CHECKING:
+    from resdoc.style import Translator
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
@@ -66,6 +69,11 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
     _check_name("figure", name)
     if "." in name:  # the variants' files are <name>.dark.zh.svg, <name>.narrow.zh.svg, ...
         raise ValueError(f"figure name {name!r} must not contain '.'")
+    # matplotlib comes in here, with the first figure: the docs build's hooks import this
+    # module for shown_text, and every build (each tiny one the tests make too) would pay
+    # 0.3 s of start-up for it
+    from resdoc.style import VARIANTS, render
+
     folder = output_dir() / "figures"
     folder.mkdir(exist_ok=True)
     sizes: dict[str, dict[str, dict]] = {}

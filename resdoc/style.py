@@ -33,7 +33,8 @@ from cycler import cycler  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-LANGUAGES = ("zh", "en")
+from resdoc.bilingual import LANGUAGES  # noqa: E402
+
 SCHEMES = ("light", "dark")  # Material's "default" and "slate" palettes
 LAYOUTS = ("wide", "narrow")
 

@@ -283,3 +283,11 @@ class LateI18n:
 def test_a_missing_internal_fails_the_build_naming_its_entry(call, key):
     with pytest.raises(private.PrivateAPIChanged, match=f"\\({key}: "):
         call()
+
+
+def test_the_hooks_start_without_matplotlib_or_torch():
+    """The docs build imports the hooks on every build and every live-preview start: what only
+    the examples need (figures, training) stays out of it."""
+    code = "import sys, resdoc.sitegen.hooks; print(sorted({'matplotlib', 'torch'} & set(sys.modules)))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
