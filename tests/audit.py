@@ -4,10 +4,11 @@ requests, requests that left the site) and axe-core's serious violations at a de
 phone width; and what the site's search answers to a reader's queries (``SEARCHES``). The
 tests of tests/test_site_browser.py and tests/test_search.py read the findings.
 
-Run as its own process, so the test session starts it the moment the site is built and goes
-on with other tests while it works (tests/conftest.py)::
+Run as PARTS processes of its own, each auditing its share of the pages, so the test session
+starts them the moment the site is built and goes on with other tests while they work
+(tests/conftest.py, ``BackgroundAudit``)::
 
-    python -m tests.audit SITE FINDINGS.json    # the searches go to FINDINGS.search.json
+    python -m tests.audit SITE FINDINGS.json PART   # part 0 writes FINDINGS.search.json too
 """
 
 from __future__ import annotations
