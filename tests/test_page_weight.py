@@ -1,6 +1,8 @@
 """What keeps pages light: the notebook CSS a page uses, formulas typeset at build time with
 the fonts they need preloaded (one search index per language: tests/test_search.py)."""
 
+import re
+
 import pytest
 
 from resdoc.sitegen import math, notebook_css
@@ -58,6 +60,10 @@ def test_formulas_typeset_and_their_fonts_preloaded():
     # a wide formula scrolls in a box the keyboard reaches, named in the page's language
     assert '<span class="katex-display" tabindex="0" role="group" aria-label="公式">' in html
     assert "&lt;" in html  # the TeX was unescaped for KaTeX, its output escaped again
+    # HTML only, hidden from screen readers, each formula named by how it is read instead
+    assert "katex-mathml" not in html and "<math" not in html
+    assert '<span class="katex" role="math" aria-label="F(x) &lt; 1">' in html
+    assert html.count('role="math"') == 3 and html.count('aria-hidden="true"') >= 3
     head = html.partition("</head>")[0]
     for font in ("Main-Regular", "Math-Italic", "Caligraphic-Regular"):
         assert f'href="../assets/katex/fonts/KaTeX_{font}.woff2" as="font"' in head
@@ -66,3 +72,24 @@ def test_formulas_typeset_and_their_fonts_preloaded():
         math.KatexError, match=r"p.md: KaTeX rejects the inline formula `\\frac\{1`"
     ):
         math.typeset('<span class="arithmatex">\\(\\frac{1\\)</span>', "p.md", ROOT, "")
+
+
+@pytest.mark.skipif(not (ROOT / "node_modules" / "katex").is_dir(), reason="npm ci first")
+def test_only_the_first_screens_formula_fonts_are_preloaded_the_others_prefetched():
+    later = "".join(f"<p>{i}</p>" for i in range(math.FIRST_SCREEN_PARAGRAPHS))
+    page = (
+        "<head></head><body><article><h1>T</h1>"
+        '<p><span class="arithmatex">\\(\\mathcal{F}(x)\\)</span></p>'
+        f'{later}<p><span class="arithmatex">\\(\\mathbb{{R}}^d\\)</span></p>'
+        '<h2>S</h2><p><span class="arithmatex">\\(\\mathbf{x}\\)</span></p></article></body>'
+    )
+    head = math.typeset(page, "p.md", ROOT, "../").partition("</head>")[0]
+    found = re.findall(r'<link rel="(\w+)" href="[^"]*KaTeX_([\w-]+)\.woff2"', head)
+    links = {font: rel for rel, font in found}
+    assert links == {
+        "Main-Regular": "preload",
+        "Caligraphic-Regular": "preload",  # \mathcal, in the first paragraph
+        "Math-Italic": "preload",  # its x
+        "AMS-Regular": "prefetch",  # \mathbb, after the first screen's paragraphs
+        "Main-Bold": "prefetch",  # \mathbf, after the first section heading
+    }, links

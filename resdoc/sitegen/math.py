@@ -8,6 +8,10 @@ package from node_modules (``katex_server.js``): starting node per formula would
 as much as the whole warm build. A formula KaTeX rejects fails the build, naming the page and
 the TeX. Rendered formulas are remembered for the life of the process (both languages share
 most of them; ``mkdocs serve`` rebuilds often).
+
+KaTeX writes HTML only (no MathML beside it, which was a third of a chapter's elements) and
+hides it from screen readers; each formula is named instead: ``role="math"`` and the formula
+as it is read in plain characters (``tex_text.readable``, as in search results).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 from resdoc.sitegen import markup
+from resdoc.sitegen.tex_text import readable
 from resdoc.sitegen.ui_text import FORMULA_LABEL
 
 SERVER = Path(__file__).with_name("katex_server.js")
@@ -37,6 +42,7 @@ _DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\s)(.+?)(?<![
 _FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
 _STYLE_RULE = re.compile(r"([^{}@]+)\{([^{}]*font-family[^{}]*)\}")
 _KATEX_CLASSES = re.compile(r'<span class="([^"]*)"')
+FIRST_SCREEN_PARAGRAPHS = 3
 
 
 def _declaration(block: str, name: str, default: str) -> str:
@@ -66,18 +72,45 @@ def _font_rules(css_path: Path) -> tuple[list, dict]:
     return rules, fonts
 
 
+def first_screen(page_html: str) -> str:
+    """What a phone shows first: the article up to its first section heading, at most its
+    first ``FIRST_SCREEN_PARAGRAPHS`` paragraphs (all of a fragment without an article)."""
+    start = page_html.find("<article")
+    if start < 0:
+        return page_html
+    end = page_html.find("<h2", start)
+    end = len(page_html) if end < 0 else end
+    pos = start
+    for _ in range(FIRST_SCREEN_PARAGRAPHS):
+        found = page_html.find("</p>", pos, end)
+        if found < 0:
+            break
+        pos = found + len("</p>")
+    else:
+        end = pos
+    return page_html[start:end]
+
+
 def font_preloads(page_html: str, root: Path, site_root: str) -> str:
-    """<link rel=preload> for the KaTeX fonts the page's formulas use. Without them a font
-    is found only at layout, after first paint, and the formulas' lines shift when it swaps
-    in (CLS 0.26 on chapter 3 on a phone); preloaded, it is there for first paint."""
+    """<link>s for the KaTeX fonts the page's formulas use: preloaded, those of the first
+    screen's formulas (without, a font is found only at layout, after first paint, and the
+    lines shift when it swaps in: CLS 0.26 on chapter 3 on a phone); prefetched, the others,
+    so that they do not compete with the first screen on a slow network (on a phone's
+    simulated 4G, Lighthouse's largest paint came 0.5-1 s later with all of them preloaded)
+    and are in the cache before the reader scrolls to them."""
     rules, fonts = _font_rules(root / "node_modules" / "katex" / "dist" / "katex.min.css")
-    classes = {c for value in _KATEX_CLASSES.findall(page_html) for c in value.split()}
-    used = {fonts["KaTeX_Main", "400", "normal"]}  # the .katex default
-    used |= {font for needs, font in rules if needs <= classes}
+
+    def used_in(part: str) -> set[str]:
+        classes = {c for value in _KATEX_CLASSES.findall(part) for c in value.split()}
+        used = {fonts["KaTeX_Main", "400", "normal"]} if "katex" in classes else set()
+        return used | {font for needs, font in rules if needs <= classes}
+
+    everywhere, first = used_in(page_html), used_in(first_screen(page_html))
+    first |= {fonts["KaTeX_Main", "400", "normal"]}  # the .katex default
     return "".join(
-        f'<link rel="preload" href="{site_root}assets/katex/{font}" as="font" '
-        'type="font/woff2" crossorigin>'
-        for font in sorted(used)
+        f'<link rel="{"preload" if font in first else "prefetch"}" '
+        f'href="{site_root}assets/katex/{font}" as="font" type="font/woff2" crossorigin>'
+        for font in sorted(everywhere | first)
     )
 
 
@@ -127,7 +160,7 @@ class Katex:
                     raise KatexError(
                         f"{where}: KaTeX rejects the {kind} formula `{tex}`: {reply['error']}"
                     )
-                self._done[tex, display] = reply["html"]
+                self._done[tex, display] = _named(reply["html"], tex)
         return [self._done[f] for f in formulas]
 
 
@@ -139,6 +172,17 @@ def renderer(root: Path) -> Katex:
     if root not in _katex:
         _katex[root] = Katex(root)
     return _katex[root]
+
+
+_KATEX = '<span class="katex">'
+
+
+def _named(katex_html: str, tex: str) -> str:
+    """KaTeX's HTML (hidden from screen readers) named by the formula as it is read."""
+    if _KATEX not in katex_html:  # KaTeX changed its markup: nothing would be named
+        raise PluginError(f"KaTeX's HTML has no {_KATEX} to name: {katex_html[:80]}")
+    name = html.escape(readable(tex), quote=True)
+    return katex_html.replace(_KATEX, f'<span class="katex" role="math" aria-label="{name}">', 1)
 
 
 def _display(katex_html: str, lang: str) -> str:
