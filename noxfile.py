@@ -44,6 +44,9 @@ LOCK_PYTHON, LOCK_PLATFORM = "3.11.5", "x86_64-manylinux_2_28"
 WHEEL_PLATFORM = "manylinux_2_28_x86_64"  # the same platform, as pip spells it
 TORCH_BUILD = "cpu"  # the local version label of torch's CPU build: torch==2.13.0+cpu
 COMPILED = {"UV_COMPILE_BYTECODE": "1"}  # uv writes .pyc files as pip does (pip ignores it)
+# KaTeX and axe-core as package-lock.json locks them; not Lighthouse, a dev dependency that only
+# `benchmarks/pages.py --lighthouse` needs (`npm ci` alone installs it)
+NPM_CI = ("--omit=dev", "--no-audit", "--no-fund", "--loglevel=error")
 
 
 def locked_pin(group: str, name: str) -> str | None:
@@ -88,7 +91,7 @@ def install(session: nox.Session, group: str) -> None:
     session.install("--no-deps", *wheels, "-r", str(lock), env=COMPILED)
     session.install("--no-deps", "-e", ".")  # its dependencies are the lock's
     # KaTeX (and its fonts) from the npm registry, exactly as locked; never committed.
-    session.run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error", silent=True)
+    session.run("npm", "ci", *NPM_CI, silent=True)
 
 
 @nox.session(python="3.11")
@@ -191,7 +194,7 @@ def docs_latest(session: nox.Session) -> None:
     # uv's --upgrade upgrades everything unpinned, as pip's eager strategy does
     eager = [] if session.venv_backend == "uv" else ["--upgrade-strategy", "eager"]
     session.install("--upgrade", *eager, *wheels, torch, "-e", ".", *docs, *tools, env=COMPILED)
-    session.run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error", silent=True)
+    session.run("npm", "ci", *NPM_CI, silent=True)
     session.run("python", "-c", SHOW_VERSIONS, *docs, silent=False)  # what this run got
     site = Path(session.create_tmp()) / "site"
     session.run("mkdocs", "build", "--strict", "--site-dir", str(site), env=BUILD_ENV)

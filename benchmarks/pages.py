@@ -2,6 +2,7 @@
 
     python benchmarks/pages.py SITE [SITE ...] [--runs 3] [--only chapters/03]
     python benchmarks/pages.py SITE --serve 8123   # serve it compressed, e.g. for Lighthouse
+    python benchmarks/pages.py SITE --lighthouse [--runs 3] [--only chapters/]
 
 Serves each built site (``mkdocs build -d SITE``) on 127.0.0.1 gzip-compressed, as GitHub
 Pages serves text (HTML, CSS, JavaScript, JSON, SVG), and opens every page of both languages
@@ -17,6 +18,13 @@ Lighthouse's mobile preset), so nothing is cached. Per page, the median over the
 
 Then the targets: a chapter page at most 250 KB, CLS at most 0.02 on every page, no raw TeX.
 Needs Debian's ``chromium`` and Playwright (the ``test`` dependency group).
+
+``--lighthouse`` scores every chapter page (or the ``--only`` ones) instead, with Lighthouse's
+mobile preset (simulated slow 4G and a 4x slower CPU), the site served as above: per page the
+median over the runs of the performance score, LCP, TBT and the DOM's size, and the target,
+a median score of at least 95 on every chapter page. Lighthouse is the project's npm dev
+dependency (``npm ci`` installs it; the build's sessions leave it out) and drives the same
+Debian chromium. Run it on an idle machine: TBT follows the CPU the page gets.
 """
 
 from __future__ import annotations
@@ -25,10 +33,13 @@ import argparse
 import functools
 import gzip
 import http.server
+import json
 import re
 import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 from contextlib import contextmanager
 from io import BytesIO
@@ -37,11 +48,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import CHROMIUM_ARGS  # noqa: E402  (one browser set-up for tests and benchmarks)
+from tests.browser import CHROMIUM_ARGS, browser_environment  # noqa: E402  (one browser set-up)
 
 COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map")
 PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75}
 TARGET_CHAPTER_KB, TARGET_CLS = 250, 0.02
+TARGET_LIGHTHOUSE = 95
+LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 
 CLS_OBSERVER = """
 window.__cls = 0;
@@ -141,6 +154,61 @@ def measure(browser, site: Path, runs: int, only: str | None) -> dict[str, tuple
     return results
 
 
+def redirect(folder: Path) -> bool:
+    """An old address's page, which only sends the reader on (resdoc/sitegen/redirects.py)."""
+    return 'http-equiv="refresh"' in (folder / "index.html").read_text("utf-8")[:2000]
+
+
+def lighthouse(url: str, environment: dict) -> tuple[float, float, float, int]:
+    """One Lighthouse run (mobile preset, performance only): score, LCP ms, TBT ms, DOM size."""
+    if not LIGHTHOUSE.is_file():
+        sys.exit(f"{LIGHTHOUSE} is missing: run `npm ci` in {ROOT} (it installs dev dependencies)")
+    flags = " ".join(CHROMIUM_ARGS)
+    run = subprocess.run(
+        [shutil.which("node"), str(LIGHTHOUSE), url, "--only-categories=performance",
+         "--output=json", "--output-path=stdout", "--quiet", f"--chrome-flags={flags}"],
+        capture_output=True, text=True, env={**environment, "CHROME_PATH": shutil.which("chromium")},
+    )  # fmt: skip
+    if run.returncode:
+        sys.exit(f"lighthouse {url} failed:\n{run.stderr[-2000:]}")
+    report = json.loads(run.stdout)
+    audits = report["audits"]
+    return (
+        report["categories"]["performance"]["score"] * 100,
+        audits["largest-contentful-paint"]["numericValue"],
+        audits["total-blocking-time"]["numericValue"],
+        int(audits["dom-size-insight"]["details"]["debugData"]["totalElements"])
+        if "dom-size-insight" in audits and audits["dom-size-insight"].get("details")
+        else 0,
+    )
+
+
+def scores(site: Path, runs: int, only: str | None) -> dict[str, tuple]:
+    results = {}
+    print(
+        f"  {'page':<36} {'score':>5} {'LCP ms':>7} {'TBT ms':>7} {'DOM':>6}   (each run's score)"
+    )
+    with serve_gzip(site) as base, tempfile.TemporaryDirectory() as fonts:
+        environment = browser_environment(Path(fonts))  # a Chinese font, as a reader's phone
+        for url in pages(site):
+            if not (only in url if only else "chapters/" in url) or redirect(site / url):
+                continue
+            visits = [lighthouse(base + url, environment) for _ in range(runs)]
+            median = [statistics.median(v[i] for v in visits) for i in range(4)]
+            results[url] = median
+            print(
+                f"  {url:<36} {median[0]:5.0f} {median[1]:7.0f} {median[2]:7.0f} {median[3]:6.0f}"
+                f"   ({' / '.join(f'{v[0]:.0f}' for v in visits)})",
+                flush=True,
+            )
+    worst = min((r[0], url) for url, r in results.items())
+    met = "met" if worst[0] >= TARGET_LIGHTHOUSE else "NOT met"
+    print(
+        f"  lowest median score: {worst[0]:.0f} ({worst[1]})  (target >= {TARGET_LIGHTHOUSE}: {met})"
+    )
+    return results
+
+
 def summary(results: dict[str, tuple]) -> None:
     chapters = [r[0] for url, r in results.items() if "chapters/" in url]
     worst_cls = max((r[2], url) for url, r in results.items())
@@ -166,7 +234,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="first visits per page")
     parser.add_argument("--only", help="only pages whose address contains this")
     parser.add_argument("--serve", type=int, metavar="PORT", help="only serve the first site")
+    parser.add_argument("--lighthouse", action="store_true", help="Lighthouse scores instead")
     args = parser.parse_args()
+    if args.lighthouse:
+        for site in args.sites:
+            print(f"{site} (Lighthouse mobile, medians of {args.runs} runs, gzip)")
+            scores(site, args.runs, args.only)
+        return
     if args.serve:
         handler = functools.partial(_GzipHandler, directory=str(args.sites[0]))
         server = _Server(("127.0.0.1", args.serve), handler)
