@@ -49,6 +49,19 @@ def test_a_figure_alone_in_its_paragraph_becomes_a_numbered_figure_with_its_capt
     assert dark.img["src"] == "../../figures/demo/chart.dark.svg#only-dark"
 
 
+def test_a_captions_formulas_are_left_for_katex_as_the_texts_are(figures):
+    # arithmatex turns the Markdown title's $x_L$ into \\(x_L\\); the caption marks it as a
+    # formula, as arithmatex marks one in the text, and math.py typesets it
+    title = "the norm \\(\\lVert x_L\\rVert\\) against \\(L &lt; 9\\)"
+    html = f'<p><img alt="a" src="../figures/demo/chart.svg" title="{title}"></p>'
+    caption = BeautifulSoup(present_figures(html, figures, "en"), "html.parser").figcaption
+    assert [span.get_text() for span in caption.select("span.arithmatex")] == [
+        "\\(\\lVert x_L\\rVert\\)",
+        "\\(L < 9\\)",
+    ]
+    assert caption.get_text() == "the norm \\(\\lVert x_L\\rVert\\) against \\(L < 9\\)"
+
+
 def test_a_figure_among_other_content_gets_its_variants_and_other_images_stay(figures):
     html = '<div><img class="resdoc-figure" src="../figures/demo/chart.svg" alt="b"></div><img src="../logo.svg">'
     shown = BeautifulSoup(present_figures(html, figures, "zh"), "html.parser")

@@ -11,7 +11,9 @@ figures load, and loads lazily: the browser fetches only the variant it shows, w
 reader scrolls near it (a hidden picture is never fetched).
 
 An image alone in its paragraph (a figure in a page's Markdown) becomes a ``<figure>`` with
-its number and its caption (``apparatus.py``), the image's title in the Markdown.
+its number and its caption (``apparatus.py``), the image's title in the Markdown. A caption
+may hold formulas, ``$x_L$``: arithmatex leaves them in the title as ``\\(x_L\\)``, and
+here they become formulas that ``math.py`` typesets, as in the text.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ SCHEME_FRAGMENT = {"light": "#only-light", "dark": "#only-dark"}  # Material's c
 _IMG = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*?figures/[^"/]+/(?P<name>[^"/.]+)\.svg)"[^>]*>')
 _ALONE = re.compile(rf"<p>\s*(?P<img>{_IMG.pattern})\s*</p>")
 _ATTRIBUTE = re.compile(r'\s(?P<key>[a-z-]+)="(?P<value>[^"]*)"')
+_CAPTION_FORMULA = re.compile(r"\\\((.+?)\\\)")  # arithmatex's \(…\) inside an image title
 
 
 def variant_sizes(info: Path, lang: str) -> dict[str, tuple[int, int]]:
@@ -60,6 +63,10 @@ def pictures(src: str, alt: str, sizes: dict[str, tuple[int, int]]) -> str:
             'loading="lazy" decoding="async"></picture>'
         )
     return "".join(parts)
+
+
+def _formula(match: re.Match) -> str:
+    return f'<span class="arithmatex">\\({match[1]}\\)</span>'
 
 
 def present_figures(
@@ -94,7 +101,7 @@ def present_figures(
         if numbered is not None and (shown is None or shown.name != match["name"]):
             raise PageError(f"{page}: figure {match['name']!r} is not the one numbered here")
         art = pictures(attrs["src"], attrs.get("alt", ""), sizes)
-        caption = attrs.get("title", "")
+        caption = _CAPTION_FORMULA.sub(_formula, attrs.get("title", ""))
         number = shown.label if shown is not None else None
         if number:
             caption = f'<span class="rd-figure-number">{html.escape(number)}</span> {caption}'
