@@ -297,13 +297,16 @@ diff_up = publish.spread(
 )
 publish.claim(
     "shared_part_takes_over",
-    mean_up.low > 100 * diff_up.high,
+    mean_up.low > 100 * diff_up.high and diff_up.low > 1,
     zh="在“注意力 + 捷径”的堆叠里，{{ depth }} 层后所有词元共有的部分 $\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert$ "
-    "变为输入时的 {{ shared_growth_shortcut_spread }} 倍，彼此不同的部分只变为 {{ differing_growth_shortcut_spread }} 倍",
+    "变为输入时的 {{ shared_growth_shortcut_spread }} 倍，彼此不同的部分只变为 {{ differing_growth_shortcut_spread }} 倍："
+    "差异并没有缩小，只是共有部分增长得多得多",
     en="In the stack of attention with shortcuts, after {{ depth }} layers the part the tokens share, "
     "$\\lVert \\mathbf{1}\\bar{x}^\\top \\rVert$, is {{ shared_growth_shortcut_spread }} times its size at the input, "
-    "the part in which they differ only {{ differing_growth_shortcut_spread }} times",
-    evidence=f"shared growth min {mean_up.low:.2e} vs differing growth max {diff_up.high:.2e}",
+    "the part in which they differ only {{ differing_growth_shortcut_spread }} times: the differences did not "
+    "shrink, the shared part grew far more",
+    evidence=f"shared growth min {mean_up.low:.2e} vs differing growth max {diff_up.high:.2e}, "
+    f"differing growth min {diff_up.low:.2f} (> 1)",
 )
 pre_mean = publish.spread(
     "shared_growth_pre_ln", growth("pre-ln", "shared"), seeds=SEEDS, fmt="{:.2g}"
@@ -327,17 +330,22 @@ publish.claim(
     evidence=f"shared growth pre-LN max {pre_mean.high:.0f} vs shortcut min {mean_up.low:.1e}",
 )
 publish.claim(
-    "shortcut_loses_information",
-    short[:, -1].max() < 1e-3 < 0.05 < pre_ln[:, -1].min(),
-    zh="在随机初始化的“注意力 + 捷径”堆叠里，到第 {{ depth }} 层时词元之间的差异度量 $\\mathrm{res}$ 降到 "
-    "{{ res_attention_shortcut_end_spread }}：与词元的共有部分相比，它们之间的差异已微不足道；每个分支前加层归一化（Pre-LN）后仍有 "
+    "shared_part_swamps_differences",
+    short[:, -1].max() < 1e-3 < 0.05 < pre_ln[:, -1].min()
+    and diff_up.low > 1
+    and mean_up.low > 100 * diff_up.high,
+    zh="在随机初始化的“注意力 + 捷径”堆叠里，到第 {{ depth }} 层时 $\\mathrm{res}$ 降到 "
+    "{{ res_attention_shortcut_end_spread }}，但词元之间的差异并没有变小：彼此不同的部分变为输入时的 "
+    "{{ differing_growth_shortcut_spread }} 倍，只是共有的部分变为 {{ shared_growth_shortcut_spread }} 倍，"
+    "共有方向淹没了差异；每个分支前加层归一化（Pre-LN）后 $\\mathrm{res}$ 仍有 {{ res_pre_ln_end_spread }}",
+    en="in a randomly initialized stack of attention with shortcuts, $\\mathrm{res}$ has fallen to "
+    "{{ res_attention_shortcut_end_spread }} by layer {{ depth }}, yet the tokens' differences did not shrink: "
+    "the part in which they differ grew to {{ differing_growth_shortcut_spread }} times its size at the input, "
+    "while the part they share grew to {{ shared_growth_shortcut_spread }} times; the shared direction swamps "
+    "the differences. With a layer normalization before the branches (Pre-LN), $\\mathrm{res}$ is still "
     "{{ res_pre_ln_end_spread }}",
-    en="in a randomly initialized stack of attention with shortcuts, by layer {{ depth }} the measure of how much "
-    "the tokens differ, $\\mathrm{res}$, has fallen to {{ res_attention_shortcut_end_spread }}: next to what the "
-    "tokens share, their differences have become tiny; with a layer normalization before the branches "
-    "(Pre-LN) it is still "
-    "{{ res_pre_ln_end_spread }}",
-    evidence=f"shortcut max {short[:, -1].max():.1e}, pre-LN min {pre_ln[:, -1].min():.3f}",
+    evidence=f"shortcut max res {short[:, -1].max():.1e}, pre-LN min {pre_ln[:, -1].min():.3f}, "
+    f"differing growth min {diff_up.low:.2f}, shared growth min {mean_up.low:.2e}",
 )
 alt_zh, alt_en = publish.claim(
     "rank_collapse_alt",
@@ -365,10 +373,18 @@ publish.claim(
     "summary_collapse",
     floor < 1e-6
     and short[:, 8].min() > 0.1
-    and short[:, -1].max() < 1e-3 < 0.05 < pre_ln[:, -1].min(),
-    zh="纯注意力的堆叠几层内就坍缩到秩一；捷径把坍缩减慢了很多，但没有阻止它；"
-    "捷径加归一化在本实验中让词元之间的差异保留了下来",
-    en="Stacked pure attention collapses to rank one within a few layers; shortcuts slow the collapse a lot "
-    "but do not stop it; shortcuts plus normalization kept the tokens apart in this experiment",
-    evidence="see the claims above",
+    and short[:, -1].max() < 1e-3 < 0.05 < pre_ln[:, -1].min()
+    and diff_up.low > 1
+    and mean_up.low > 100 * diff_up.high,
+    zh="纯注意力的堆叠几层内就坍缩到秩一；加了捷径，词元之间的差异并没有缩小（变为输入时的 "
+    "{{ differing_growth_shortcut_spread }} 倍），但共有的部分增长得快得多（{{ shared_growth_shortcut_spread }} 倍），"
+    "所以 $\\mathrm{res}$ 仍降到 {{ res_attention_shortcut_end_spread }}：这是相对的坍缩，共有方向淹没了差异，"
+    "而不是差异本身消失；捷径加归一化在本实验中让 $\\mathrm{res}$ 保持在 {{ res_pre_ln_end_spread }}",
+    en="Stacked pure attention collapses to rank one within a few layers. With shortcuts the tokens' differences "
+    "do not shrink (they grow to {{ differing_growth_shortcut_spread }} times their size at the input), but the "
+    "part the tokens share grows far faster ({{ shared_growth_shortcut_spread }} times), so $\\mathrm{res}$ still "
+    "falls to {{ res_attention_shortcut_end_spread }}: a relative collapse, the shared direction swamping the "
+    "differences, not the differences vanishing. Shortcuts plus normalization kept $\\mathrm{res}$ at "
+    "{{ res_pre_ln_end_spread }} in this experiment",
+    evidence=f"see the claims above; differing growth min {diff_up.low:.2f}",
 )

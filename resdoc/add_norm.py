@@ -124,7 +124,7 @@ class Encoder(nn.Module):
         final = cfg.pre_ln and cfg.final_ln  # Post-LN's stream already ends in an LN
         self.ln_f = nn.LayerNorm(cfg.d_model) if final else nn.Identity()
         self.head = nn.Linear(cfg.d_model, cfg.vocab)
-        for module in self.modules():  # Xavier init, as in the original Transformer
+        for module in self.modules():  # Glorot (Xavier) uniform, as in tensor2tensor
             if isinstance(module, nn.Linear):
                 nn.init.xavier_uniform_(module.weight)
 
