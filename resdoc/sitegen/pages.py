@@ -136,7 +136,7 @@ def mark_measured(
     page: str = "",
 ) -> str:
     """Turn marked numbers into links to the cell that computed them, whose title says in
-    words what was measured (Material's tooltip on hover; the browser's without JavaScript).
+    words what was measured (the browser's tooltip on hover, a screen reader's description).
 
     ``describe(ref)`` gives ``(tooltip, href)`` for ``<example>/<key>``. The links are out of
     the Tab order (``tabindex="-1"``): a keyboard reader would otherwise press Tab once per
