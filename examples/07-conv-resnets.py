@@ -254,7 +254,7 @@ publish.claim(
 #
 # 《Identity Mappings in Deep Residual Networks》图 4 的五种块，各堆 20 个，在初始化时
 # （训练模式，BN 用本批统计量）测两件事：把每个分支的最后一层置零后，整个堆叠让输入移动了多少；
-# 只沿捷径回传的梯度还剩多少。
+# 只沿捷径回传的梯度还剩多少。输入取非负的随机数（高斯随机数过 ReLU），因为原始 ResNet 的块都接在一个 ReLU（起始层的或前一个块的）后面。
 
 # %% [markdown] lang="en"
 # ## Orderings inside the block: pre-activation
@@ -262,7 +262,8 @@ publish.claim(
 # The five blocks of Fig. 4 of "Identity Mappings in Deep Residual Networks", 20 of each
 # stacked, at initialization (train mode, BN with batch statistics): how far a stack whose
 # branches end in a zero layer moves its input, and how much gradient comes back along the
-# shortcuts alone.
+# shortcuts alone. The inputs are non-negative (Gaussian numbers through a ReLU), since the blocks
+# of the original ResNet follow a ReLU (the stem's or the previous block's).
 
 # %%
 DEPTH, CHANNELS, MAP, BATCH = 20, 16, 8, 16
@@ -306,30 +307,42 @@ identity_claim = publish.claim(
     every=("block", "seed"),
 )
 orig = np.array(orderings["original"]["profile"])
+masked = publish.spread(
+    "masked_original", 100 * np.array(orderings["original"]["masked"]), seeds=SEEDS, fmt="{:.0f}%"
+)
+say(
+    f"original: 相加后的 ReLU 截断的分量占 {masked.values}（%）",
+    f"original: share of entries the ReLU after the addition cuts {masked.values} (%)",
+)
+forward_identity = max(orderings["original"]["moved"]) < 1e-6  # post-ReLU inputs: ReLU(x + 0) = x
 decays = bool(
-    np.all(np.diff(np.median(orig, axis=0)) < 0) and sg["original"].high < 0.6
-    and min(orderings["original"]["moved"]) > 0.5
-)  # fmt: skip
+    np.all(np.diff(np.median(orig, axis=0)) < 0) and sg["original"].high < 0.6 and masked.low > 10
+)
 original_claim = publish.claim(
-    "original_not_identity",
-    decays,
-    zh="原始块（a）相加之后还有 ReLU：分支为零时，{{ order_depth }} 个块仍让输入移动了 "
-    "{{ moved_original_spread }}（相对范数，ReLU 去掉了负的部分）；只沿捷径回传的梯度每过一个块都变小，"
-    "一个块后剩 {{ sg1_original_spread }}，{{ order_depth }} 个块后只剩 {{ sg_original_spread }}",
-    en="The original block (a) has a ReLU after the addition: with zero branches its {{ order_depth }} "
-    "blocks still move the input by {{ moved_original_spread }} (relative norm; the ReLU removes the "
-    "negative part), and the gradient along the shortcuts alone shrinks at every block, to "
-    "{{ sg1_original_spread }} after one and {{ sg_original_spread }} after {{ order_depth }}",
-    evidence=f"medians {np.median(orig, axis=0).round(3)}, moved {orderings['original']['moved']}",
-    every="block",
+    "original_relu_mask",
+    forward_identity and decays,
+    zh="原始块（a）的输入来自前一个 ReLU，本身非负，所以分支为零时 ReLU 不起作用，{{ order_depth }} 个块在每个种子上"
+    "都原样返回输入（移动 {{ moved_original_spread }}）；代价在反向：初始化时 $x_l + \\mathcal{F}(x_l)$ 有 "
+    "{{ masked_original_spread }} 的分量不大于零，被相加后的 ReLU 截断，连同捷径那一份梯度。只沿捷径回传的梯度"
+    "每过一个块都变小，一个块后剩 {{ sg1_original_spread }}，{{ order_depth }} 个块后只剩 {{ sg_original_spread }}",
+    en="The input of the original block (a) comes from a ReLU and is non-negative, so with zero branches the ReLU "
+    "does nothing and its {{ order_depth }} blocks return the input unchanged in every seed (moved by "
+    "{{ moved_original_spread }}). The cost is in the backward pass: at initialization "
+    "{{ masked_original_spread }} of the entries of $x_l + \\mathcal{F}(x_l)$ are at most zero, and the ReLU "
+    "after the addition cuts their gradient, the shortcut's copy included. The gradient along the shortcuts "
+    "alone shrinks at every block, to {{ sg1_original_spread }} after one and {{ sg_original_spread }} after "
+    "{{ order_depth }}",
+    evidence=f"medians {np.median(orig, axis=0).round(3)}, moved {orderings['original']['moved']}, "
+    f"masked {masked.values}",
+    every=("block", "seed"),
 )
 bn = np.array(orderings["bn_after_add"]["profile"])[:, -1]
 publish.claim(
     "bn_after_add_not_identity",
     bool(np.abs(bn - 1).min() > 0.2 and min(orderings["bn_after_add"]["moved"]) > 0.5),
-    zh="相加后接 BN 的块（b）也不是恒等映射：分支为零时输入移动了 {{ moved_bn_after_add_spread }}，"
+    zh="相加后接 BN 的块（b）则不是恒等映射：分支为零时输入移动了 {{ moved_bn_after_add_spread }}，"
     "只沿捷径回传的梯度范数之比是 {{ sg_bn_after_add_spread }}，BN 重新缩放了捷径上的信号",
-    en="The block with BN after the addition (b) is not the identity either: with zero branches the "
+    en="The block with BN after the addition (b), by contrast, is not the identity: with zero branches the "
     "input moves by {{ moved_bn_after_add_spread }}, and the gradient along the shortcuts alone has a "
     "norm ratio of {{ sg_bn_after_add_spread }}: the BN rescales the shortcut's signal",
     evidence=f"{bn.round(3)}",
@@ -483,9 +496,12 @@ publish.claim(
 )
 publish.claim(
     "summary_orderings",
-    exact_identity and decays,
-    zh="只有相加之后什么都不做，捷径才是严格的恒等映射；相加后的 ReLU 让只沿捷径回传的梯度逐块变小",
-    en="Only with nothing after the addition is the shortcut exactly the identity; a ReLU after "
-    "the addition shrinks the gradient along the shortcuts at every block",
+    exact_identity and forward_identity and decays and bool(np.abs(bn - 1).min() > 0.2),
+    zh="只有相加之后什么都不做，捷径在反向时才是严格的恒等映射；原始块的输入非负，分支为零时前向也是恒等映射，"
+    "但相加后的 ReLU 截断一部分分量的梯度，让只沿捷径回传的梯度逐块变小",
+    en="Only with nothing after the addition is the shortcut exactly the identity in the backward pass; the "
+    "original block, whose input is non-negative, is the identity forwards when its branch is zero, but the "
+    "ReLU after the addition cuts the gradient of some entries and shrinks the gradient along the shortcuts "
+    "at every block",
     every="block",
 )

@@ -153,23 +153,47 @@ def densenet121(classes: int = 1000) -> nn.Sequential:
     return nn.Sequential(*layers, nn.Linear(width, classes))
 
 
+def after_add_relu_share(blocks: list[OrderedBlock], x: torch.Tensor) -> float:
+    r"""The share of the entries of $x_l + \mathcal{F}(x_l)$ that are $\le 0$, over the blocks of
+    an ``"original"`` stack: where the ReLU after the addition zeroes them, $D_l$ cuts their
+    gradient, the shortcut's copy included."""
+    cut, total = 0, 0
+    with torch.no_grad():
+        for block in blocks:
+            s = x + block.branch(x)
+            cut, total = cut + int((s <= 0).sum()), total + s.numel()
+            x = block(x)
+    return cut / total
+
+
 def ordering_runs(depth: int, seeds, channels: int = 16, size: int = 8, batch: int = 16) -> dict:
     r"""Per ordering, (seeds, depth + 1) shortcut-path gradient profiles at initialization
-    (train-mode BN), and per seed how far a stack with zero branches moves its input,
-    $\lVert x_L - x_0 \rVert / \lVert x_0 \rVert$."""
+    (train-mode BN), per seed how far a stack with zero branches moves its input,
+    $\lVert x_L - x_0 \rVert / \lVert x_0 \rVert$, and for ``"original"`` the
+    :func:`after_add_relu_share`.
+
+    The inputs are non-negative, $\mathrm{ReLU}(z)$ with Gaussian $z$: in a ResNet the stem
+    ends in a ReLU, as does every original block, so that is what a block receives. With signed
+    inputs a zero-branch original block would seem to move its input, by
+    $\sqrt{1/2} \approx 0.71$: the ReLU removing the negative half once, an artifact.
+    """
     out = {}
     for ordering in ORDERINGS:
-        profiles, moved = [], []
+        profiles, moved, masked = [], [], []
         for seed in seeds:
             torch.manual_seed(seed)
             blocks = [OrderedBlock(ordering, channels) for _ in range(depth)]
-            x = torch.randn(batch, channels, size, size)
+            x = torch.relu(torch.randn(batch, channels, size, size))  # post-ReLU, as in a ResNet
             profiles.append(gradient_profile(blocks, x))
+            if ordering == "original":
+                masked.append(after_add_relu_share(blocks, x))
             for block in blocks:  # F = 0: the last weight layer of every branch is zero
                 nn.init.zeros_(block.conv2.weight), nn.init.zeros_(block.conv2.bias)
             with torch.no_grad():
                 moved.append(float((stack_output(blocks, x) - x).norm() / x.norm()))
         out[ordering] = {"profile": profiles, "moved": moved}
+        if masked:
+            out[ordering]["masked"] = masked
     return out
 
 

@@ -77,15 +77,21 @@ class IdentityFit:
 
 
 # --8<-- [start:fit-identity]
-def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e-2, seed=0):
+def fit_identity(
+    residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e-2, seed=0, init=None
+):
     r"""Train ``depth`` blocks with Adam to map random $x$ to itself; return the loss per step.
 
     The data are 256 fixed vectors $x \sim \mathcal{N}(0, I)$ and the target is $x$. The loss
-    is PyTorch's MSE: the mean over all $256 \times 16$ entries of $(y - x)^2$.
+    is PyTorch's MSE: the mean over all $256 \times 16$ entries of $(y - x)^2$. ``init``: a
+    function that re-initializes one block (None keeps PyTorch's default).
     """
     torch.manual_seed(seed)
     net = nn.Sequential(*(make_block(dim, hidden, residual) for _ in range(depth)))
     x = torch.randn(256, dim)
+    if init is not None:  # after drawing x, so that both initializations see the same data
+        for block in net:
+            init(block)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
@@ -100,13 +106,16 @@ def fit_identity(residual: bool, depth: int, dim=16, hidden=64, steps=300, lr=1e
 # --8<-- [end:fit-identity]
 
 
-def identity_fits(depths=(1, 8), steps=300, seeds=range(5)) -> dict[int, IdentityFit]:
+def identity_fits(depths=(1, 8), steps=300, seeds=range(5), init=None) -> dict[int, IdentityFit]:
     """:func:`fit_identity` for a plain and a residual stack at each depth, once per seed."""
     return {
         depth: IdentityFit(
             steps=list(range(1, steps + 1)),
             losses={
-                kind: [fit_identity(kind == "residual", depth, steps=steps, seed=s) for s in seeds]
+                kind: [
+                    fit_identity(kind == "residual", depth, steps=steps, seed=s, init=init)
+                    for s in seeds
+                ]
                 for kind in ("plain", "residual")
             },
         )

@@ -23,9 +23,11 @@ from resdoc.conv_resnets_variants import (
     HighwayLayer,
     OrderedBlock,
     ResidualLayer,
+    after_add_relu_share,
     dense_block,
     densenet121,
     gradient_profile,
+    ordering_runs,
     stack_output,
 )
 
@@ -101,6 +103,38 @@ def test_only_orderings_without_anything_after_the_sum_are_the_identity(ordering
     x = torch.randn(8, 4, 5, 5)
     identity = torch.allclose(stack_output(blocks, x), x)
     assert identity == (ordering in ("relu_before_add", "relu_only_preact", "full_preact"))
+
+
+def test_zero_branch_original_block_is_the_identity_on_post_relu_inputs_only():
+    # signed inputs lose their negative half to the ReLU after the addition (√½ of the norm for
+    # a Gaussian); a real block's input comes out of a ReLU, where ReLU(x + 0) = x
+    torch.manual_seed(0)
+    blocks = [OrderedBlock("original", 4) for _ in range(3)]
+    for block in blocks:
+        torch.nn.init.zeros_(block.conv2.weight), torch.nn.init.zeros_(block.conv2.bias)
+    signed = torch.randn(64, 4, 5, 5)
+    with torch.no_grad():
+        assert torch.equal(stack_output(blocks, torch.relu(signed)), torch.relu(signed))
+        moved = (stack_output(blocks, signed) - signed).norm() / signed.norm()
+    assert abs(moved - 0.5**0.5) < 0.02
+
+
+def test_ordering_runs_measure_post_relu_inputs_and_the_cut_share():
+    runs = ordering_runs(depth=4, seeds=(0, 1), channels=4, size=5, batch=8)
+    assert set(runs) == set(ORDERINGS)
+    assert max(runs["original"]["moved"]) == 0.0  # the identity forwards, on post-ReLU inputs
+    assert min(runs["bn_after_add"]["moved"]) > 0.1  # BN on the trunk is not
+    assert all(0.05 < share < 0.5 for share in runs["original"]["masked"])
+    assert "masked" not in runs["full_preact"]
+
+
+def test_after_add_relu_share_counts_the_entries_the_relu_cuts():
+    torch.manual_seed(0)
+    block = OrderedBlock("original", 2)
+    torch.nn.init.zeros_(block.conv2.weight), torch.nn.init.zeros_(block.conv2.bias)
+    x = torch.tensor([1.0, -1.0, 0.0, 2.0]).reshape(1, 1, 2, 2).repeat(1, 2, 1, 1)
+    # F = BN(0) = 0: the sum is x itself, two of whose four entries are <= 0
+    assert after_add_relu_share([block], x) == 0.5
 
 
 def test_shortcut_gradient_is_one_for_pre_activation_and_smaller_after_a_relu():

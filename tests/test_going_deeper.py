@@ -20,6 +20,7 @@ from resdoc.going_deeper import (
     drop_probabilities,
     expected_depth,
     gradient_share,
+    lesion_drops,
     lesion_study,
     path_counts,
     stream_growth,
@@ -100,6 +101,17 @@ def test_lesion_hurts_plain_far_more_than_residual():
     assert min(run[kind][0] for run in runs for kind in run) > 0.8  # both nets learned
     assert max(drop("residual")) < 0.05
     assert min(drop("plain")) > 0.4
+
+
+def test_lesion_drops_names_the_costliest_block_which_a_mean_hides():
+    # one harmless lesion per run but one costly one: the mean stays small, the worst does not
+    runs = [[0.9, 0.9, 0.6, 0.9, 0.9], [0.8, 0.8, 0.8, 0.8, 0.4]]
+    means, worst, where = lesion_drops(runs)
+    assert [round(m, 3) for m in means] == [0.075, 0.1]
+    assert [round(w, 3) for w in worst] == [0.3, 0.4]
+    assert where == [1, 3]
+    # a lesion that helps is a negative drop, never the worst
+    assert lesion_drops([[0.5, 0.7, 0.4]])[2] == [1]
 
 
 def test_linear_decay_drops_the_last_block_with_p_last_and_expected_depth_adds_up():
