@@ -105,8 +105,12 @@ LOAD_LAZY_IMAGES = f"""async () => {{
 # colours half-way through.
 SETTLED = """const settled = async () => {
     await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    // an animation in what the browser skips (content-visibility: auto, off the screen) does
+    // not run until the reader comes to it, so its end never comes: it is not waited for
     const finite = document.getAnimations()
-        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .filter(a => !(a.effect.target instanceof Element)
+                     || a.effect.target.checkVisibility({contentVisibilityAuto: true}));
     await Promise.all(finite.map(a => a.finished.catch(() => null)));
 };"""
 
