@@ -99,6 +99,12 @@ LOAD_LAZY_IMAGES = f"""async () => {{
                         new Promise(done => setTimeout(done, {DEADLINE_MS}))]);
 }}"""
 
+# Every block laid out and painted, as each is once the reader scrolls to it: a chapter's blocks
+# after the first screen wait until then (content-visibility: auto, extra.css), and in such a
+# block axe-core cannot see colours (it reported contrast failures that are not there), nor
+# this audit a figure's place in its column.
+RENDER_ALL = ".md-content__inner > * { content-visibility: visible !important; }"
+
 # The layout come to rest: two frames (the page's own handlers have run), then every animation
 # that ends has ended (an endless one, a spinner, never would). axe-core and the focus walk
 # wait for it: the transitions a resize starts (Material's drawer) would have them measure
@@ -362,6 +368,7 @@ class Reader:
             self.watch.errors, self.watch.outside = visit.errors, visit.outside
             page.set_viewport_size(DESKTOP["viewport"])
             page.goto(self.server + url, wait_until="networkidle")
+            page.add_style_tag(content=RENDER_ALL)
             page.evaluate(LOAD_LAZY_IMAGES)
             visit.reader = page.evaluate(READER)
             for screen, viewport in SCREENS.items():
