@@ -89,21 +89,30 @@ DEPTHS, STEPS = (1, 8), 300
 fits = identity_fits(depths=DEPTHS, steps=STEPS, seeds=SEEDS)
 publish.setting("steps", STEPS, "{:d}")
 publish.setting("fit_seeds", len(SEEDS), "{:d}")
-first, last = {}, {}
-for depth, fit in fits.items():
-    for kind, runs in fit.losses.items():
-        first[kind, depth] = publish.spread(
-            f"initial_loss_{kind}_d{depth}", [run[0] for run in runs], SEEDS, "{:.3g}"
-        )
-        last[kind, depth] = publish.spread(
-            f"final_loss_{kind}_d{depth}", [run[-1] for run in runs], SEEDS, "{:.2g}"
-        )
-        start, end = first[kind, depth].median, last[kind, depth].median
-        say(
-            f"深度 {depth} {kind:8s} 损失：第一步 {start:.3g}，最后一步 {end:.2g}（{len(runs)} 个种子的中位数）",
-            f"depth {depth} {kind:8s} loss: first step {start:.3g}, "
-            f"last step {end:.2g} (median of {len(runs)} seeds)",
-        )
+
+
+def first_and_last(fits, suffix="", label=""):
+    """Each setting's loss at the first and the last step, over the seeds."""
+    first, last = {}, {}
+    for depth, fit in fits.items():
+        for kind, runs in fit.losses.items():
+            first[kind, depth] = publish.spread(
+                f"initial_loss_{kind}_d{depth}{suffix}", [run[0] for run in runs], SEEDS, "{:.3g}"
+            )
+            last[kind, depth] = publish.spread(
+                f"final_loss_{kind}_d{depth}{suffix}", [run[-1] for run in runs], SEEDS, "{:.2g}"
+            )
+            start, end = first[kind, depth].median, last[kind, depth].median
+            say(
+                f"{label}深度 {depth} {kind:8s} 损失：第一步 {start:.3g}，最后一步 {end:.2g}"
+                f"（{len(runs)} 个种子的中位数）",
+                f"{label}depth {depth} {kind:8s} loss: first step {start:.3g}, "
+                f"last step {end:.2g} (median of {len(runs)} seeds)",
+            )
+    return first, last
+
+
+first, last = first_and_last(fits)
 
 publish.claim(
     "residual_starts_closer",
@@ -213,20 +222,7 @@ def he(block):  # chapter 3's "he": the plain block keeps the size of its input
 
 
 fits_he = identity_fits(depths=DEPTHS, steps=STEPS, seeds=SEEDS, init=he)
-first_he, last_he = {}, {}
-for depth, fit in fits_he.items():
-    for kind, runs in fit.losses.items():
-        first_he[kind, depth] = publish.spread(
-            f"initial_loss_{kind}_d{depth}_he", [run[0] for run in runs], SEEDS, "{:.3g}"
-        )
-        last_he[kind, depth] = publish.spread(
-            f"final_loss_{kind}_d{depth}_he", [run[-1] for run in runs], SEEDS, "{:.2g}"
-        )
-        start, end = first_he[kind, depth].median, last_he[kind, depth].median
-        say(
-            f"He 深度 {depth} {kind:8s} 损失：第一步 {start:.3g}，最后一步 {end:.2g}（中位数）",
-            f"He depth {depth} {kind:8s} loss: first step {start:.3g}, last step {end:.2g} (median)",
-        )
+first_he, last_he = first_and_last(fits_he, "_he", "He ")
 publish.claim(
     "he_plain_lower",
     last_he["plain", 8].high * 2 < last["plain", 8].low,
