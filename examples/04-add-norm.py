@@ -28,6 +28,7 @@ import numpy as np
 
 from resdoc import publish
 from resdoc.add_norm import (
+    TORCH_RADAM_THRESHOLD,
     TransformerConfig,
     adaptive_step_spread,
     init_study,
@@ -106,10 +107,10 @@ publish.claim(
 publish.claim(
     "post_last_does_not_shrink",
     last[hi][0].median > last[lo][0].median,
-    zh=f"Post-LN 最后一层的梯度不随层数变小：{lo} 层时为 {{{{ post_last_l{lo}_spread }}}}，"
+    zh=f"Post-LN 最后一层的梯度不随层数变小，中位数反而变大：{lo} 层时为 {{{{ post_last_l{lo}_spread }}}}，"
     f"{hi} 层时为 {{{{ post_last_l{hi}_spread }}}}",
-    en=f"Post-LN's last-layer gradient does not shrink with depth: {{{{ post_last_l{lo}_spread }}}} "
-    f"at {lo} layers, {{{{ post_last_l{hi}_spread }}}} at {hi}",
+    en=f"Post-LN's last-layer gradient does not shrink with depth; its median even grows, from "
+    f"{{{{ post_last_l{lo}_spread }}}} at {lo} layers to {{{{ post_last_l{hi}_spread }}}} at {hi}",
     evidence=f"medians {last[lo][0].median:.3f} at L={lo}, {last[hi][0].median:.3f} at L={hi}",
 )
 publish.claim(
@@ -566,6 +567,11 @@ step_spread = {
 }
 first_adaptive = next(t for t in range(1, 1000) if radam_rectifier(t, BETA2) > 0)
 publish.number("radam_first_adaptive", first_adaptive, "{:d}")
+# torch.optim.RAdam waits for rho_t > 5, one or two steps longer than the paper's 4
+first_torch = next(
+    t for t in range(1, 1000) if radam_rectifier(t, BETA2, TORCH_RADAM_THRESHOLD) > 0
+)
+publish.number("radam_first_adaptive_torch", first_torch, "{:d}")
 publish.number("radam_r_warmup", radam_rectifier(WARMUP, BETA2), "{:.2f}")
 say(
     "各步自适应步长 90/10 百分位之比的中位数：",

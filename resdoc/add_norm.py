@@ -289,16 +289,23 @@ def adaptive_step_spread(steps, beta2: float = 0.98, seed: int = 0, n: int = 20_
     return spread
 
 
-def radam_rectifier(t: int, beta2: float) -> float:
+TORCH_RADAM_THRESHOLD = 5.0
+"""``torch.optim.RAdam`` takes adaptive steps only once $\rho_t > 5$; the paper's bound is 4."""
+
+
+def radam_rectifier(t: int, beta2: float, threshold: float = 4.0) -> float:
     r"""RAdam's factor $r_t$ (Liu et al. 2020) at step $t$: 0 while the moving average holds too
-    few gradients ($\rho_t \le 4$) for the adaptive step to have a finite variance.
+    few gradients ($\rho_t \le 4$, the paper's bound, where its approximation of the adaptive
+    step's variance diverges; ``threshold=TORCH_RADAM_THRESHOLD`` for PyTorch's RAdam).
 
     >>> [round(radam_rectifier(t, 0.98), 2) for t in (4, 5, 50, 1000)]
     [0.0, 0.08, 0.62, 1.0]
+    >>> [round(radam_rectifier(t, 0.98, TORCH_RADAM_THRESHOLD), 2) for t in (5, 6)]
+    [0.0, 0.12]
     """
     rho_inf = 2 / (1 - beta2) - 1  # length of the simple average the moving average resembles
     rho = rho_inf - 2 * t * beta2**t / (1 - beta2**t)  # the same after t steps
-    if rho <= 4:
+    if rho <= threshold:
         return 0.0
     return float(np.sqrt((rho - 4) * (rho - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho)))
 
