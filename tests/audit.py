@@ -102,7 +102,7 @@ LOAD_LAZY_IMAGES = f"""async () => {{
 # Every block laid out and painted, as each is once the reader scrolls to it: a chapter's blocks
 # after the first screen wait until then (content-visibility: auto, extra.css), and in such a
 # block axe-core cannot see colours (it reported contrast failures that are not there), nor
-# this audit a figure's place in its column.
+# this audit a figure's place in its column, and an animation there never ends (SETTLED hung).
 RENDER_ALL = ".md-content__inner > * { content-visibility: visible !important; }"
 
 # The layout come to rest: two frames (the page's own handlers have run), then every animation
@@ -111,12 +111,8 @@ RENDER_ALL = ".md-content__inner > * { content-visibility: visible !important; }
 # colours half-way through.
 SETTLED = """const settled = async () => {
     await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
-    // an animation in what the browser skips (content-visibility: auto, off the screen) does
-    // not run until the reader comes to it, so its end never comes: it is not waited for
     const finite = document.getAnimations()
-        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-        .filter(a => !(a.effect.target instanceof Element)
-                     || a.effect.target.checkVisibility({contentVisibilityAuto: true}));
+        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
     await Promise.all(finite.map(a => a.finished.catch(() => null)));
 };"""
 

@@ -102,15 +102,14 @@ def font_preloads(page_html: str, root: Path, site_root: str) -> str:
 
     def used_in(part: str) -> set[str]:
         classes = {c for value in _KATEX_CLASSES.findall(part) for c in value.split()}
-        used = {fonts["KaTeX_Main", "400", "normal"]} if "katex" in classes else set()
+        used = {fonts["KaTeX_Main", "400", "normal"]}  # the .katex default
         return used | {font for needs, font in rules if needs <= classes}
 
-    everywhere, first = used_in(page_html), used_in(first_screen(page_html))
-    first |= {fonts["KaTeX_Main", "400", "normal"]}  # the .katex default
+    first = used_in(first_screen(page_html))
     return "".join(
         f'<link rel="{"preload" if font in first else "prefetch"}" '
         f'href="{site_root}assets/katex/{font}" as="font" type="font/woff2" crossorigin>'
-        for font in sorted(everywhere | first)
+        for font in sorted(used_in(page_html))
     )
 
 
