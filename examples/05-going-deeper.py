@@ -87,11 +87,14 @@ robust = publish.claim(
     "a mean drop of {{ lesion_drop_residual_spread }} points",
     evidence=f"largest mean drop over seeds {drop['residual'].max():.1f} points",
 )
+# the first block is the costliest in a majority of seeds, and in the median seed deleting it
+# costs several times what deleting a typical block does
+first_block_costliest = (
+    costliest == 0 and seeds_costliest > len(SEEDS) / 2 and worst.median > 3 * typical.median
+)
 worst_block = publish.claim(
     "lesion_worst_block",
-    # the first block is the costliest in a majority of seeds, and in the median seed deleting it
-    # costs several times what deleting a typical block does
-    costliest == 0 and seeds_costliest > len(SEEDS) / 2 and worst.median > 3 * typical.median,
+    first_block_costliest,
     zh="但块与块并不相同：删掉代价最大的那个块，准确率下降 {{ lesion_worst_drop_residual_spread }} 个百分点"
     "（按种子的中位数），是典型块的数倍；{{ n_seeds }} 个种子里有 {{ costliest_block_seeds }} 个，"
     "代价最大的是紧接输入层的第一个块（图中的块 {{ costliest_block }}）",
@@ -324,9 +327,7 @@ publish.figure(
 publish.claim(
     "summary_lesion",
     bool(drop["residual"].max() < 5 and accuracy["plain"][:, 1:].mean(1).max() < 0.25)
-    and costliest == 0
-    and seeds_costliest > len(SEEDS) / 2
-    and worst.median > 3 * typical.median,
+    and first_block_costliest,
     zh="测试时删掉一个典型的块，残差网络几乎不受影响（代价最大的通常是第一个块，其代价是典型块的数倍），"
     "无残差网络平均跌到随机猜测附近",
     en="Deleting a typical block at test time barely affects the residual net (the costliest, in most seeds the "
