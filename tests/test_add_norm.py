@@ -1,6 +1,8 @@
 """Chapter 04-add-norm: the two block orders do what their formulas say, and the claims
 the page makes hold on other seeds than the page uses (medians and ranges, with margins)."""
 
+from functools import cache
+
 import numpy as np
 import torch
 
@@ -61,6 +63,7 @@ def test_post_and_pre_ln_share_their_weights_for_one_seed():
 SEEDS = range(10, 16)  # not the page's seeds
 
 
+@cache  # both tests below read the 24-layer profiles: computed once
 def _profiles(n_layer: int, pre_ln: bool) -> np.ndarray:
     return np.array([init_grad_profile(n_layer, pre_ln, seed, batches=2) for seed in SEEDS])
 
@@ -81,7 +84,7 @@ def test_post_ln_needs_warmup_at_a_high_learning_rate():
     final = {
         setting: [
             train_reversal(pre_ln, warmup, lr=3e-2, steps=150, seed=seed)["accuracy"][-1]
-            for seed in (10, 11, 12)
+            for seed in (10, 11)  # two held-out seeds; the page's claims check five
         ]
         for setting, (pre_ln, warmup) in {
             "post": (False, 0),
