@@ -64,7 +64,8 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
 
     ``draw`` builds a matplotlib figure, taking every label from ``tr(zh, en)`` and its
     layout from ``tr.narrow``; ``alt`` is the figure's description for screen readers, (zh, en).
-    The data are computed once, before: ``draw`` only draws them, once per variant.
+    The data are computed once, before: ``draw`` only draws them, once per language and
+    layout (the dark variant is the light one recoloured: ``resdoc.style.dark_from_light``).
     """
     _check_name("figure", name)
     if "." in name:  # the variants' files are <name>.dark.zh.svg, <name>.narrow.zh.svg, ...
@@ -72,15 +73,19 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
     # matplotlib comes in here, with the first figure: the docs build's hooks import this
     # module for shown_text, and every build (each tiny one the tests make too) would pay
     # 0.3 s of start-up for it
-    from resdoc.style import VARIANTS, render
+    from resdoc.style import VARIANTS, dark_from_light, render
 
     folder = output_dir() / "figures"
     folder.mkdir(exist_ok=True)
     sizes: dict[str, dict[str, dict]] = {}
     for lang in LANGUAGES:
+        drawn = {}  # per layout, drawn once, in the light scheme: the dark one is recoloured
         for variant in VARIANTS:
-            rendered = render(draw, lang, variant.narrow, variant.scheme)
-            (folder / f"{name}{variant.suffix}.{lang}.svg").write_bytes(rendered.svg)
+            if variant.layout not in drawn:
+                drawn[variant.layout] = render(draw, lang, variant.narrow, "light")
+            rendered = drawn[variant.layout]
+            svg = rendered.svg if variant.scheme == "light" else dark_from_light(rendered.svg)
+            (folder / f"{name}{variant.suffix}.{lang}.svg").write_bytes(svg)
             sizes.setdefault(lang, {})[variant.name] = {
                 "width_pt": round(rendered.width_pt, 2),
                 "height_pt": round(rendered.height_pt, 2),

@@ -10,7 +10,10 @@ is in the matplotlib settings the figure is drawn under.
 
 Colours are named through matplotlib's colour cycle ("C0", "C1", …), which matplotlib
 resolves when an artist is created: the same drawing code gives the light palette under
-the light settings and the dark one under the dark settings, from the same data.
+the light settings and the dark one under the dark settings, from the same data. Since the
+schemes differ in nothing else, a figure is drawn once per language and layout, in the light
+scheme, and its dark variant is that SVG with each light colour replaced by its dark twin
+(:func:`dark_from_light`; tests/test_figures.py checks it against a dark drawing).
 
 >>> scheme_colour("dark", RESIDUAL), scheme_colour("light", RESIDUAL)
 ('#56B4E9', '#0072B2')
@@ -19,6 +22,7 @@ the light settings and the dark one under the dark settings, from the same data.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -76,7 +80,9 @@ ORANGE = "C4"  # a fourth curve
 PURPLE = "C5"  # a fifth curve
 INK = "C6"  # the text's colour, for marks that must read as text (error bars, outlines)
 PAPER = "C7"  # the page's background, for shapes that cover what is behind them
-ON_IMAGE = "white"  # lines drawn over a colour map (viridis): the same in both schemes
+# Lines drawn over a colour map (viridis), the same in both schemes: a white that is not the
+# light paper's #FFFFFF, which dark_from_light turns into the dark paper
+ON_IMAGE = "#FDFDFD"
 
 # Okabe–Ito, distinguishable with every common colour-vision deficiency. On the dark page the
 # same hues, lighter, so that each keeps a contrast of at least 3:1 with the background
@@ -87,6 +93,35 @@ PALETTES: dict[str, tuple[str, ...]] = {
     "dark": ("#F5894A", "#56B4E9", "#3CC8A0", "#A3A3A3", "#F0B429", "#E3A3C9", "#D5D8DE", "#1E2129"),
 }  # fmt: skip
 GRID = {"light": ("#B0B0B0", 0.3), "dark": ("#FFFFFF", 0.14)}  # colour, alpha
+
+
+def _light_to_dark() -> dict[str, str]:
+    """Each colour of the light scheme, as matplotlib writes it into an SVG's style, and what
+    the dark scheme has in its place: the palette's roles and the grid (colour and alpha)."""
+    pairs = {light.lower(): dark.lower() for light, dark in zip(*PALETTES.values(), strict=True)}
+    (grid, alpha), (dark_grid, dark_alpha) = GRID["light"], GRID["dark"]
+    pairs[f"stroke: {grid.lower()}; stroke-opacity: {alpha}"] = (
+        f"stroke: {dark_grid.lower()}; stroke-opacity: {dark_alpha}"
+    )
+    colours = [key[8:15] if key.startswith("stroke") else key for key in pairs]
+    if len(set(colours + [ON_IMAGE.lower()])) != len(colours) + 1:  # one colour, two roles
+        raise ValueError("the light scheme uses one colour for two roles: no dark twin for it")
+    return pairs
+
+
+_DARK_TWIN = _light_to_dark()
+_LIGHT_COLOUR = re.compile("|".join(map(re.escape, _DARK_TWIN)))
+
+
+def dark_from_light(svg: bytes) -> bytes:
+    """The dark variant of a figure drawn in the light scheme: every light colour replaced by
+    its dark twin, in one pass (so no replacement is replaced again).
+
+    >>> dark_from_light(b'<path style="fill: #0072b2; stroke: #1f1f1f"/>')
+    b'<path style="fill: #56b4e9; stroke: #d5d8de"/>'
+    """
+    text = svg.decode("utf-8")
+    return _LIGHT_COLOUR.sub(lambda match: _DARK_TWIN[match.group(0)], text).encode("utf-8")
 
 
 def scheme_colour(scheme: str, role: str) -> str:

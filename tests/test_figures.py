@@ -5,6 +5,7 @@ import json
 import re
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
@@ -118,6 +119,55 @@ def test_a_rendered_variant_records_its_size_and_smallest_text():
     assert style.scheme_colour("dark", style.RESIDUAL).lower() in svg.lower()  # the dark palette
     assert style.render(draw, "en", narrow=False, scheme="light").width_pt == style.WIDE_WIDTH * 72
     assert plt.get_fignums() == []
+
+
+def _same_up_to_ids(svg: bytes) -> str:
+    """``svg`` with its element ids renamed in order of appearance: matplotlib names a marker
+    by a hash of its style, colour included, so the two schemes' ids differ."""
+    text, ids = svg.decode(), {}
+    for found in re.finditer(r'id="([^"]+)"', text):
+        ids.setdefault(found.group(1), f"id{len(ids)}")
+    return re.sub(
+        r'(id="|href="#|url\(#)([^")]+)',
+        lambda m: m.group(1) + ids.get(m.group(2), m.group(2)),
+        text,
+    )
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_recoloured_light_figure_is_the_dark_drawing(narrow):
+    """What publish.figure ships as the dark variant (the light SVG recoloured) is what drawing
+    in the dark scheme gives, for every role of the palette, the grid, bands, markers, error
+    bars, bars, text and lines over a colour map."""
+
+    def draw(tr):
+        fig, (a, b) = style.panels(tr, 2, height=3, narrow_height=2)
+        x = np.linspace(0, 1, 9)
+        for i, role in enumerate((style.PLAIN, style.RESIDUAL, style.ACCENT, style.GREY)):
+            a.plot(x, x + i, "o-", color=role, label=tr("线", "line"))
+        style.median_band(a, x, [x, 2 * x, 3 * x], style.ORANGE)
+        a.errorbar(x, x, yerr=0.1, fmt="none", ecolor=style.INK)
+        a.bar([0.5], [1], color=style.PURPLE, edgecolor=style.PAPER, alpha=0.85)
+        a.legend(title=tr("图例", "legend"))
+        a.set(yscale="log", xlabel=tr("层", "layer"), title=tr("标题", "title"))
+        a.annotate("→", (0.5, 1), color=style.INK, arrowprops={"arrowstyle": "->"})
+        grid = np.add.outer(x, x)
+        b.contourf(x, x, grid, levels=8, cmap="viridis")
+        b.contour(x, x, grid, levels=4, colors=style.ON_IMAGE, alpha=0.7)
+        b.plot(0.5, 0.5, marker="+", color=style.ON_IMAGE)
+        return fig
+
+    light = style.render(draw, "zh", narrow, "light").svg
+    dark = style.render(draw, "zh", narrow, "dark").svg
+    recoloured = style.dark_from_light(light)
+    assert recoloured != light
+    assert _same_up_to_ids(recoloured) == _same_up_to_ids(dark)
+
+
+def test_a_colour_with_two_roles_in_the_light_scheme_fails(monkeypatch):
+    monkeypatch.setattr(style, "ON_IMAGE", style.PALETTES["light"][7])  # the paper's white
+    with pytest.raises(ValueError, match="one colour for two roles"):
+        style._light_to_dark()
 
 
 # --- every published figure (slow: the built site and its examples' outputs) ----------------
