@@ -2,7 +2,7 @@
 in a light and a dark version, a wide and a narrow layout, and byte-identical SVG output
 from one build to the next.
 
-Every figure is drawn in each *variant*: a language, a colour scheme (the page's light or
+Every figure is published in each *variant*: a language, a colour scheme (the page's light or
 dark palette) and a layout (``wide`` for a desktop's column, ``narrow`` for a phone's). The
 ``tr`` a drawing function receives says which: ``tr(zh, en)`` picks the language,
 ``tr.narrow`` asks for the narrow layout (stack the panels: :func:`panels`), and the scheme
@@ -103,8 +103,8 @@ def _light_to_dark() -> dict[str, str]:
     pairs[f"stroke: {grid.lower()}; stroke-opacity: {alpha}"] = (
         f"stroke: {dark_grid.lower()}; stroke-opacity: {dark_alpha}"
     )
-    colours = [key[8:15] if key.startswith("stroke") else key for key in pairs]
-    if len(set(colours + [ON_IMAGE.lower()])) != len(colours) + 1:  # one colour, two roles
+    colours = [colour.lower() for colour in (*PALETTES["light"], grid, ON_IMAGE)]
+    if len(set(colours)) != len(colours):  # one colour, two roles: which twin would it get?
         raise ValueError("the light scheme uses one colour for two roles: no dark twin for it")
     return pairs
 
@@ -259,16 +259,14 @@ def kind_style(tr: Translator, kind: str) -> dict[str, str]:
 
 class Translator:
     """Picks the string of one language: ``tr("层", "layer")``; ``tr.narrow`` is true when
-    the figure is drawn for a phone's column; ``tr.scheme`` is "light" or "dark"."""
+    the figure is drawn for a phone's column. It does not say the colour scheme: a drawing
+    is the same in both but for its colours (its dark variant is the light one recoloured)."""
 
-    def __init__(self, lang: str, narrow: bool = False, scheme: str = "light"):
+    def __init__(self, lang: str, narrow: bool = False):
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; expected one of {LANGUAGES}")
-        if scheme not in SCHEMES:
-            raise ValueError(f"unknown colour scheme {scheme!r}; expected one of {SCHEMES}")
         self.lang = lang
         self.narrow = narrow
-        self.scheme = scheme
 
     def __call__(self, zh: str, en: str) -> str:
         return zh if self.lang == "zh" else en
@@ -328,8 +326,10 @@ def smallest_text(fig: plt.Figure) -> float:
 def render(draw: Callable[[Translator], plt.Figure], lang: str, narrow: bool, scheme: str):
     """Call ``draw`` for one variant and return it as deterministic SVG bytes, with the
     figure's size and smallest text (for the pages' size attributes and the tests)."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown colour scheme {scheme!r}; expected one of {SCHEMES}")
     with plt.rc_context(rc_params(scheme, narrow)):
-        fig = draw(Translator(lang, narrow, scheme))
+        fig = draw(Translator(lang, narrow))
         _letter_panels(fig)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
