@@ -244,12 +244,16 @@ FIGURES = """async ({narrow, dark}) => {
 # Each display formula as the reader sees it on this screen: whether it is wider than its box
 # and, if so, whether the box shows that (it scrolls, a shadow at the cut edge), lets the
 # keyboard in and has a name; and whether the box itself stays in the content area (on a
-# phone a formula's box may take the screen's width, past the text's margins).
+# phone a formula's box may take the screen's width, past the text's margins); and, for a
+# numbered formula, whether its number stands clear of the formula (right of its last part).
 FORMULAS = """() => {
     const area = document.querySelector('.md-content').getBoundingClientRect();
     return [...document.querySelectorAll('.md-content .katex-display')].map(display => {
         const look = getComputedStyle(display), r = display.getBoundingClientRect();
         const tex = display.querySelector('annotation');
+        const tag = display.querySelector('.katex-tag');
+        const parts = [...display.querySelectorAll('.katex-html > .katex-base')];
+        const end = Math.max(...parts.map(part => part.getBoundingClientRect().right));
         // cut by code point: 𝓕 is two UTF-16 units, and half of one is no JSON Python writes
         return {
             tex: [...(tex ? tex.textContent : display.textContent).trim()].slice(0, 80).join(''),
@@ -260,6 +264,7 @@ FORMULAS = """() => {
             focusable: display.tabIndex === 0,
             name: display.getAttribute('aria-label') || '',
             in_column: r.left >= area.left - 0.5 && r.right <= area.right + 0.5,
+            tag_clear: !tag || tag.getBoundingClientRect().left >= end - 0.5,
         };
     });
 }"""

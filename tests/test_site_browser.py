@@ -98,12 +98,14 @@ def test_no_serious_accessibility_violation(visit):
 def test_no_display_formula_is_cut_without_showing_it(visit, screen):
     """Every display formula at 1280 and 390 px (tests/audit.py): its box inside the text
     column, and a formula wider than its box scrolls there with a shadow at the cut edge, in a
-    box the keyboard reaches and a screen reader names. On the desktop every formula fits:
-    a wide one is broken into lines (aligned), as a reader of a book expects."""
+    box the keyboard reaches and a screen reader names; a numbered formula's number stands
+    clear of it (KaTeX pins the number to the box's right edge). On the desktop every formula
+    fits: a wide one is broken into lines (aligned), as a reader of a book expects."""
     url, found = visit
     for formula in found.formulas[screen]:
         where = f"{url} ({screen}) {formula['tex']!r}, {formula['width']} px in {formula['shown']}"
         assert formula["in_column"], f"{where}: its box leaves the column"
+        assert formula["tag_clear"], f"{where}: its number is drawn over the formula"
         if not formula["overflows"]:
             continue
         assert screen == "phone", f"{where}: wider than the desktop column, break it into lines"
