@@ -75,6 +75,22 @@ def test_formulas_typeset_and_their_fonts_preloaded():
 
 
 @pytest.mark.skipif(not (ROOT / "node_modules" / "katex").is_dir(), reason="npm ci first")
+def test_punctuation_after_an_inline_formula_is_joined_to_it():
+    """A browser may break a line after an in-line formula, so a line could start with the
+    comma that follows it; a word joiner after the formula forbids that break."""
+    page = (
+        '<p><span class="arithmatex">\\(x\\)</span>，且 <span class="arithmatex">\\(y\\)</span>. '
+        '<span class="arithmatex">\\(z\\)</span> 与</p>'
+        '<div class="jp-RenderedMarkdown"><p>$a$, $b$ and</p></div>'
+    )
+    html = math.typeset(page, "p.md", ROOT, "", markdown_cells=1)
+    # before "，", "." and the cell's ","; not before " 与" or " and"
+    assert html.count(math.WORD_JOINER) == 3
+    for text in ("\u2060，且", "\u2060. ", "\u2060, "):
+        assert text in html
+
+
+@pytest.mark.skipif(not (ROOT / "node_modules" / "katex").is_dir(), reason="npm ci first")
 def test_only_the_first_screens_formula_fonts_are_preloaded_the_others_prefetched():
     later = "".join(f"<p>{i}</p>" for i in range(math.FIRST_SCREEN_PARAGRAPHS))
     page = (

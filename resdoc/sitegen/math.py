@@ -9,6 +9,10 @@ as much as the whole warm build. A formula KaTeX rejects fails the build, naming
 the TeX. Rendered formulas are remembered for the life of the process (both languages share
 most of them; ``mkdocs serve`` rebuilds often).
 
+A formula in a sentence is followed by U+2060 WORD JOINER where punctuation closes it ("$x$，",
+"$x$."): the browser treats the formula as one object it may break after, so on a phone a line
+could start with that comma; the joiner forbids that break and shows nothing.
+
 KaTeX writes HTML only (no MathML beside it, which was a third of a chapter's elements) and
 hides it from screen readers; each formula is named instead: ``role="math"`` and the formula
 as it is read in plain characters (``tex_text.readable``, as in search results).
@@ -36,6 +40,9 @@ SERVER = Path(__file__).with_name("katex_server.js")
 _ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">\s*\\([(\[])(.*?)\\[)\]]\s*</\1>', re.S)
 # text outside code: math inside <code>/<pre> stays as written
 _CODE = re.compile(r"(<(pre|code)\b.*?</\2>)", re.S)
+# punctuation that may not start a line (Chinese and ASCII): kept with the formula before it
+_CLOSING = re.compile(r"[，。、；：）！？」』》,.;:)!?]")
+WORD_JOINER = "\u2060"
 _DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\s)(.+?)(?<![\\\s])\$", re.S)
 
 
@@ -218,23 +225,32 @@ def typeset(
     out, pos = [], 0
     for (start, end), pieces in zip(spans, cells, strict=True):
         out.append(page_html[pos:start])
-        out += [
-            p if isinstance(p, str) else (_display(next(in_cell), lang) if p[1] else next(in_cell))
-            for p in pieces
-        ]
+        for p, after in zip(pieces, [*pieces[1:], ""], strict=True):
+            if isinstance(p, str):
+                out.append(p)
+            elif p[1]:
+                out.append(_display(next(in_cell), lang))
+            else:
+                out.append(next(in_cell) + _joiner(after if isinstance(after, str) else ""))
         pos = end
     out.append(page_html[pos:])
 
     def arithmatex(match: re.Match) -> str:
         if match[2] == "[":
             return f'<div class="arithmatex">{_display(next(in_text), lang)}</div>'
-        return f'<span class="arithmatex">{next(in_text)}</span>'
+        after = match.string[match.end() : match.end() + 1]
+        return f'<span class="arithmatex">{next(in_text)}</span>{_joiner(after)}'
 
     page_html = _ARITHMATEX.sub(arithmatex, "".join(out))
     head, end_of_head, body = page_html.partition("</head>")
     if not end_of_head:  # a fragment (tests): nothing to preload into
         return page_html
     return head + font_preloads(body, root, site_root) + end_of_head + body
+
+
+def _joiner(text_after: str) -> str:
+    """A word joiner if the text after an in-line formula starts with closing punctuation."""
+    return WORD_JOINER if _CLOSING.match(text_after) else ""
 
 
 def _split_dollars(cell_html: str) -> list:
