@@ -231,3 +231,45 @@ def train_stack(cfg: BlockConfig, n_layers: int, seed: int, steps: int, lr: floa
     with torch.no_grad():
         accuracy = (model(tokens).argmax(-1) == targets).float().mean().item()
     return model, accuracy
+
+
+# --8<-- [start:gpt2-init]
+@torch.no_grad()
+def scale_output_projections(layers, n_residual: int) -> None:
+    r"""GPT-2's initialization: multiply the output projection of every branch (attention's
+    $W_O$, the FFN's $W_2$) by $1/\sqrt{N}$, $N$ = ``n_residual`` residual layers. The bias
+    too: GPT-2 starts its biases at zero, PyTorch's default does not, and only with both
+    scaled is every write exactly $1/\sqrt{N}$ times the unscaled one."""
+    for layer in layers:
+        for projection in (layer.attn.o, layer.ffn.down):  # the last linear map of each branch
+            projection.weight.mul_(n_residual**-0.5)
+            projection.bias.mul_(n_residual**-0.5)
+
+
+# --8<-- [end:gpt2-init]
+
+
+@torch.no_grad()
+def stream_growth(cfg: BlockConfig, n_layers: int, seed: int, scaled: bool) -> dict:
+    r"""A Pre-LN stack of ``n_layers`` encoder layers ($N = 2 \cdot$ ``n_layers`` residual
+    layers) at initialization, on a random input $x_0$ of 16 sequences of 16 tokens. ``stream``:
+    $\mathrm{RMS}(x_k)/\mathrm{RMS}(x_0)$ after each residual layer, $k = 0 \dots N$;
+    ``writes``: each write's $\mathrm{RMS}(w_k)^2/\mathrm{RMS}(x_0)^2$. ``scaled``: with
+    :func:`scale_output_projections`. The same ``seed`` draws the same weights and $x_0$ either way.
+
+    >>> cfg = BlockConfig(d_model=16, n_head=2, d_ff=32)
+    >>> len(stream_growth(cfg, 3, seed=0, scaled=False)["stream"])  # x_0 and N = 6 layers
+    7
+    """
+    torch.manual_seed(seed)
+    layers = [EncoderLayer(replace(cfg, pre_ln=True)) for _ in range(n_layers)]
+    if scaled:
+        scale_output_projections(layers, 2 * n_layers)
+    x = x0 = torch.randn(16, 16, cfg.d_model)  # (batch, seq, d_model)
+    rms = x0.pow(2).mean().sqrt()
+    stream, writes = [1.0], []
+    for write in stream_writes(layers, x0):
+        x = x + write
+        stream.append((x.pow(2).mean().sqrt() / rms).item())
+        writes.append((write.pow(2).mean() / rms**2).item())
+    return {"stream": stream, "writes": writes}

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
-from resdoc.style import ACCENT, GREY, INK, PAPER, PLAIN, RESIDUAL, Translator
+from resdoc.style import ACCENT, GREY, INK, PAPER, PLAIN, RESIDUAL, Translator, median_band, panels
 
 BOX_H, GAP = 0.5, 0.32
 
@@ -164,4 +164,49 @@ def shares_figure(shares: dict[str, np.ndarray], labels: list[str], tr: Translat
     )
     n_seeds = len(next(iter(shares.values())))
     ax.legend(title=tr(f"{n_seeds} 个种子：中位数与范围", f"{n_seeds} seeds: median, range"))
+    return fig
+
+
+def gpt2_init_figure(
+    depths: list[int],
+    final: dict[bool, np.ndarray],
+    predicted: dict[bool, np.ndarray],
+    profile: dict[bool, np.ndarray],
+    tr: Translator,
+) -> plt.Figure:
+    r"""Pre-LN stacks at initialization, unscaled (``False``) and with every output projection
+    times $1/\sqrt{N}$ (``True``): (a) $\mathrm{RMS}(x_N)/\mathrm{RMS}(x_0)$ against the number of
+    residual layers (``final[s]``: (seeds, depths)), what adding variances predicts dashed
+    (``predicted[s]``, per depth); (b) the squared RMS along the deepest stack, residual layer by
+    residual layer (``profile[s]``: (seeds, N + 1))."""
+    fig, (a, b) = panels(tr, 2, height=3.0, narrow_height=2.6)
+    colours = {False: PLAIN, True: RESIDUAL}
+    labels = {
+        False: tr("不缩放", "unscaled"),
+        True: tr("输出投影 ×1/√N", "output projections ×1/√N"),
+    }
+    for scaled, runs in final.items():
+        median_band(a, depths, runs, colours[scaled], "o-", ms=4, label=labels[scaled])
+        a.plot(depths, predicted[scaled], "--", lw=1, color=GREY)
+    a.plot([], [], "--", lw=1, color=GREY, label=tr("预测：方差相加", "predicted: variances add"))
+    a.set(
+        xscale="log",
+        xlabel=tr("残差层数 N", "residual layers N"),
+        ylabel=r"$\mathrm{RMS}(x_N)\,/\,\mathrm{RMS}(x_0)$",
+        title=tr("不同深度的堆叠", "stacks of different depths"),
+    )
+    a.set_xticks(depths, [str(d) for d in depths])
+    a.minorticks_off()
+    a.legend(loc="upper left", fontsize=8)
+    layers = np.arange(next(iter(profile.values())).shape[1])  # 0 … N
+    for scaled, runs in profile.items():
+        median_band(b, layers, np.asarray(runs) ** 2, colours[scaled], "-", label=labels[scaled])
+    b.set(
+        xlabel=tr("残差层 k", "residual layer k"),
+        ylabel=r"$\mathrm{RMS}(x_k)^2\,/\,\mathrm{RMS}(x_0)^2$",
+        title=tr(f"沿 N = {layers[-1]} 的堆叠逐层看", f"layer by layer, N = {layers[-1]}"),
+        xlim=(0, layers[-1]),
+        ylim=(0, None),
+    )
+    b.legend(loc="upper left", fontsize=8)
     return fig

@@ -11,6 +11,8 @@ from resdoc.transformer_block import (
     EncoderLayer,
     PreLNStack,
     decompose,
+    scale_output_projections,
+    stream_growth,
     stream_writes,
     sublayer_params,
     train_stack,
@@ -121,3 +123,24 @@ def test_shares_add_up_to_one_and_training_moves_them_to_the_writes():
         assert abs(sum(result["shares"]) - 1) < 1e-4
     assert before["shares"][0] > 0.7  # the page: about 0.88 at initialization
     assert accuracy > 0.9 and after["shares"][0] < 0.3  # the page: about 0.05 after training
+
+
+@torch.no_grad()
+def test_gpt2_scaling_multiplies_exactly_the_output_projections():
+    torch.manual_seed(0)
+    layers = [EncoderLayer(BlockConfig(**CFG, pre_ln=True)) for _ in range(3)]
+    before = [{name: p.clone() for name, p in layer.named_parameters()} for layer in layers]
+    scale_output_projections(layers, n_residual=6)
+    for layer, old in zip(layers, before, strict=True):
+        for name, p in layer.named_parameters():
+            factor = 6**-0.5 if name.startswith(("attn.o.", "ffn.down.")) else 1.0
+            assert torch.equal(p, old[name] * factor), name
+
+
+def test_scaled_writes_are_smaller_by_one_over_n_and_the_stream_grows_less():
+    cfg = BlockConfig(**CFG)
+    plain, scaled = (stream_growth(cfg, 8, seed=0, scaled=s) for s in (False, True))
+    # same seed, same weights and input: the first write is exactly 1/sqrt(16) of the unscaled one
+    assert scaled["writes"][0] == pytest.approx(plain["writes"][0] / 16, rel=1e-5)
+    assert plain["stream"][-1] ** 2 == pytest.approx(1 + sum(plain["writes"]), rel=0.1)
+    assert scaled["stream"][-1] - 1 < 0.5 * (plain["stream"][-1] - 1)
