@@ -1,7 +1,9 @@
 r"""Transformer 块 · The Transformer block.
 
 The encoder and decoder layers of ``resdoc.transformer_block`` drawn as a diagram, run once on
-random tokens, and their parameters counted at the size of the original base model.
+random tokens, and their parameters counted at the size of the original base model; a Pre-LN
+stack's residual stream split into its writes, and measured at initialization with and without
+GPT-2's 1/√N on the output projections.
 Run it by hand with ``python examples/09-transformer-block.py``; the docs build runs it for you.
 """
 
@@ -30,11 +32,12 @@ from resdoc.transformer_block import (
     DecoderLayer,
     EncoderLayer,
     decompose,
+    stream_growth,
     sublayer_params,
     train_stack,
     zero_branch_change,
 )
-from resdoc.transformer_block_plots import block_figure, shares_figure
+from resdoc.transformer_block_plots import block_figure, gpt2_init_figure, shares_figure
 
 publish.figure(
     "block",
@@ -235,3 +238,124 @@ alt_shares = publish.claim(
     "training almost all writes, the last FFN's the largest.",
 )
 publish.figure("stream-shares", lambda tr: shares_figure(shares, labels, tr), alt=alt_shares)
+
+# %% [markdown] lang="zh"
+# ## GPT-2 的初始化：输出投影乘以 $1/\sqrt{N}$
+#
+# 用本章的 Pre-LN 编码器层（$d_\text{model} = 32$，4 个头，$d_\text{ff} = 128$，PyTorch 默认初始化）搭 1 到 48 层的堆叠，
+# 也就是 $N = 2$ 到 96 个残差层，停在初始化；输入 $x_0$ 是 16 个序列、每个 16 个词元的标准正态随机向量。
+# 每个深度 5 个种子，比较不缩放与把每个输出投影（$W_O$、$W_2$）乘以 $1/\sqrt{N}$：同一个种子下两者的权重和输入相同。
+# 记录每个残差层之后残差流的 RMS 与输入之比，以及每次写入的 $\mathrm{RMS}(w_k)^2 / \mathrm{RMS}(x_0)^2$。
+
+# %% [markdown] lang="en"
+# ## GPT-2's initialization: output projections times $1/\sqrt{N}$
+#
+# Stacks of 1 to 48 of this chapter's Pre-LN encoder layers ($d_\text{model} = 32$, 4 heads,
+# $d_\text{ff} = 128$, PyTorch's default initialization), that is $N = 2$ to 96 residual layers, at
+# initialization; the input $x_0$ is 16 sequences of 16 tokens of standard normal noise. At each
+# depth 5 seeds, unscaled and with every output projection ($W_O$, $W_2$) multiplied by
+# $1/\sqrt{N}$: for one seed both have the same weights and the same input. We record the stream's
+# RMS after every residual layer relative to the input's, and each write's
+# $\mathrm{RMS}(w_k)^2 / \mathrm{RMS}(x_0)^2$.
+
+# %%
+GPT2_LAYERS = (1, 2, 4, 8, 12, 24, 48)  # 48: the depth of GPT-2's largest model
+INIT_SEEDS = range(5)
+depths = [2 * n for n in GPT2_LAYERS]  # N: two residual layers (attention, FFN) per layer
+runs = {
+    scaled: [
+        [stream_growth(STACK_CFG, n, seed, scaled) for seed in INIT_SEEDS] for n in GPT2_LAYERS
+    ]
+    for scaled in (False, True)
+}
+final, predicted_median = {}, {}  # RMS(x_N) / RMS(x_0): (seeds, depths); if variances add: medians
+for scaled, rows in runs.items():
+    final[scaled] = np.array([[run["stream"][-1] for run in row] for row in rows]).T
+    added = [[1 + sum(run["writes"]) for run in row] for row in rows]  # (depths, seeds)
+    predicted_median[scaled] = np.median(np.sqrt(added), axis=1)
+profile = {scaled: np.array([run["stream"] for run in rows[-1]]) for scaled, rows in runs.items()}
+say("  N  不缩放  ×1/√N  （中位数）", "  N  unscaled  ×1/√N  (medians)")
+for i, n in enumerate(depths):
+    print(f"{n:3d}  {np.median(final[False][:, i]):.3f}  {np.median(final[True][:, i]):.3f}")
+
+# %%
+publish.setting("init_seeds", len(INIT_SEEDS), "{:d}")
+publish.setting("init_n_min", depths[0], "{:d}")
+publish.setting("init_n_max", depths[-1], "{:d}")
+publish.setting("init_layers_max", GPT2_LAYERS[-1], "{:d}")
+publish.setting("gpt2_std", 0.02, "{:g}")  # the N(0, 0.02) of GPT-2's reimplementations
+shallow = publish.spread("rms_unscaled_shallow", final[False][:, 0], INIT_SEEDS, "{:.2f}")
+deep = publish.spread("rms_unscaled_deep", final[False][:, -1], INIT_SEEDS, "{:.2f}")
+per_layer = (final[False] ** 2 - 1) / np.array(depths)  # c: the variance one residual layer adds
+c_shallow = publish.spread("added_shallow", per_layer[:, 0], INIT_SEEDS, "{:.3f}")
+c_deep = publish.spread("added_deep", per_layer[:, -1], INIT_SEEDS, "{:.3f}")
+off = np.abs(np.median(final[False], 0) / predicted_median[False] - 1)  # per depth
+publish.number("predicted_off_max", 100 * off.max(), "{:.1f}%", seeds=INIT_SEEDS)
+low, high = final[True].min(), final[True].max()
+publish.number("rms_scaled_min", low, "{:.2f}", seeds=INIT_SEEDS)
+publish.number("rms_scaled_max", high, "{:.2f}", seeds=INIT_SEEDS)
+publish.claim(
+    "unscaled_grows",
+    deep.low > 2 * shallow.high,
+    zh="不缩放时，残差流随深度增长：$N$ = {{ init_n_min }} 时它的 RMS 是输入的 {{ rms_unscaled_shallow_spread }} 倍，"
+    "$N$ = {{ init_n_max }} 时是 {{ rms_unscaled_deep_spread }} 倍",
+    en="Unscaled, the stream grows with depth: its RMS is {{ rms_unscaled_shallow_spread }} times the "
+    "input's after $N$ = {{ init_n_min }} residual layers and {{ rms_unscaled_deep_spread }} times after "
+    "$N$ = {{ init_n_max }}",
+    evidence=f"deepest lowest {deep.low:.3f} vs twice the shallowest highest {2 * shallow.high:.3f}",
+)
+publish.claim(
+    "variances_add",
+    off.max() < 0.03,
+    zh="各次写入的方差确实相加：在每个深度上，$\\mathrm{RMS}(x_N)/\\mathrm{RMS}(x_0)$ 的种子中位数与独立写入给出的 "
+    "$\\sqrt{1 + \\sum_k \\mathrm{RMS}(w_k)^2/\\mathrm{RMS}(x_0)^2}$（同样取中位数）相差不到 3%，最多 {{ predicted_off_max }}",
+    en="The writes' variances do add: at every depth, the median over seeds of "
+    "$\\mathrm{RMS}(x_N)/\\mathrm{RMS}(x_0)$ is within 3% of what independent writes give, "
+    "$\\sqrt{1 + \\sum_k \\mathrm{RMS}(w_k)^2/\\mathrm{RMS}(x_0)^2}$ (its median too), at most "
+    "{{ predicted_off_max }} off",
+    evidence=f"largest gap between the medians: {off.max():.4f} (< 0.03)",
+    every="depth",
+)
+publish.claim(
+    "variance_linear_in_n",
+    1 < c_deep.median / c_shallow.median < 3,
+    zh="所以方差随 $N$ 近似线性增长，RMS 近似按 $\\sqrt{1 + cN}$ 增长：每个残差层加上的方差 "
+    "$c = (\\mathrm{RMS}(x_N)^2/\\mathrm{RMS}(x_0)^2 - 1)/N$ 在 $N$ = {{ init_n_min }} 时为 {{ added_shallow_spread }}，"
+    "在 $N$ = {{ init_n_max }} 时为 {{ added_deep_spread }}。它随深度略有变大，和第 4 章里写入随深度变大一样，"
+    "但 $N$ 从 {{ init_n_min }} 增大到 {{ init_n_max }} 时，$c$ 的中位数变化不到 3 倍",
+    en="So the variance grows about linearly in $N$, and the RMS about like $\\sqrt{1 + cN}$: the "
+    "variance one residual layer adds, $c = (\\mathrm{RMS}(x_N)^2/\\mathrm{RMS}(x_0)^2 - 1)/N$, is "
+    "{{ added_shallow_spread }} at $N$ = {{ init_n_min }} and {{ added_deep_spread }} at $N$ = "
+    "{{ init_n_max }}. It rises a little with depth, as the writes did in chapter 4, but while $N$ "
+    "grows from {{ init_n_min }} to {{ init_n_max }} the median $c$ changes less than threefold",
+    evidence=f"median c {c_shallow.median:.4f} at N=2, {c_deep.median:.4f} at N=96 "
+    f"(ratio {c_deep.median / c_shallow.median:.2f}, within 1-3)",
+)
+publish.claim(
+    "scaled_bounded",
+    low > 0.95 and high < 1.1,
+    zh="把每个输出投影乘以 $1/\\sqrt{N}$ 之后，在测过的每个深度上、每个种子里，残差流的 RMS 都在输入的 "
+    "{{ rms_scaled_min }} 到 {{ rms_scaled_max }} 倍之间：$N$ 次写入各占 $1/N$ 的方差，合起来与深度无关",
+    en="With every output projection multiplied by $1/\\sqrt{N}$, the stream's RMS stays between "
+    "{{ rms_scaled_min }} and {{ rms_scaled_max }} times the input's at every depth measured, in every "
+    "seed: $N$ writes of $1/N$ of the variance each add up to the same whatever the depth",
+    evidence=f"scaled RMS ratio {low:.3f}-{high:.3f} over every depth and seed (within 0.95-1.1)",
+    every=("depth", "seed"),
+)
+alt_init = publish.claim(
+    "alt_gpt2_init",
+    deep.low > 2 * shallow.high and low > 0.95 and high < 1.1,
+    zh="两幅折线图。(a) 初始化时 N 个残差层之后残差流的 RMS 与输入之比，N 从 {{ init_n_min }} 到 "
+    "{{ init_n_max }}：不缩放时升到约 {{ rms_unscaled_deep }}，输出投影乘以 1/√N 时停在 1 附近。"
+    "(b) {{ init_n_max }} 个残差层的堆叠里逐层的 RMS 平方：不缩放时逐层上升，缩放后几乎是平的。",
+    en="Two line charts. (a) The stream's RMS after N residual layers relative to its input, at "
+    "initialization, for N from {{ init_n_min }} to {{ init_n_max }}: unscaled it rises to about "
+    "{{ rms_unscaled_deep }}; with the output projections multiplied by 1/√N it stays close to 1. "
+    "(b) The squared RMS along the stack of {{ init_n_max }}, layer by layer: it rises unscaled "
+    "and is nearly flat scaled.",
+)
+publish.figure(
+    "gpt2-init",
+    lambda tr: gpt2_init_figure(depths, final, predicted_median, profile, tr),
+    alt=alt_init,
+)
