@@ -35,8 +35,8 @@ def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: fl
 # --8<-- [start:layer-norm-jacobian]
 def layer_norm_jacobian(x: torch.Tensor, gamma: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
     r"""$\partial \mathrm{LN}(x)/\partial x$ for one token $x \in \mathbb{R}^d$:
-    $\mathrm{diag}(\gamma)\,\tfrac{1}{\sigma}\,(I - \mathbf{1}\mathbf{1}^\top/d - \hat x \hat x^\top/d)$,
-    with $\sigma = \sqrt{\mathrm{var}(x) + \epsilon}$ and $\hat x = (x - \mu)/\sigma$.
+    $\mathrm{diag}(\gamma)\,\tfrac{1}{\sigma}\,(I - \mathbf{1}\mathbf{1}^\top/d - x_\text{hat} x_\text{hat}^\top/d)$,
+    with $\sigma = \sqrt{\mathrm{var}(x) + \epsilon}$ and $x_\text{hat} = (x - \mu)/\sigma$.
 
     >>> x = torch.tensor([1.0, 2.0, 3.0, 6.0])
     >>> J = layer_norm_jacobian(x, torch.ones(4))
