@@ -32,6 +32,8 @@ from resdoc.add_norm import (
     TransformerConfig,
     adaptive_step_spread,
     init_study,
+    layer_norm_jacobian_check,
+    ln_gradient_profile,
     lr_sweep,
     power_fit,
     radam_rectifier,
@@ -379,6 +381,195 @@ alt_final = publish.claim(
 )
 publish.figure(
     "final-ln", lambda tr: final_ln_figure(profiles, exponent.median, LATE, tr), alt=alt_final
+)
+
+# %% [markdown] lang="zh"
+# ## 层归一化的雅可比矩阵
+#
+# 先核对公式：5 个随机词元（宽度 32，均值约 2、标准差约 3），$\gamma$ 与 $\beta$ 也随机，比较
+# `layer_norm_jacobian` 与自动求导给出的 `nn.LayerNorm` 的雅可比矩阵；再取 $\gamma = 1$，数它的奇异值里
+# 有几个等于 $1/\sigma$、几个近似为 0。
+
+# %% [markdown] lang="en"
+# ## The Jacobian of layer normalization
+#
+# First the formula: 5 random tokens (width 32, mean about 2, standard deviation about 3), with a
+# random $\gamma$ and $\beta$ too, `layer_norm_jacobian` against autograd's Jacobian of
+# `nn.LayerNorm`; then, at $\gamma = 1$, how many of its singular values equal $1/\sigma$ and how
+# many are about 0.
+
+# %%
+JAC_SEEDS, TOLERANCE = range(5), 1e-4
+publish.setting("jacobian_seeds", len(JAC_SEEDS), "{:d}")
+publish.setting("jacobian_tolerance", TOLERANCE, "{:.0e}")
+checks = [layer_norm_jacobian_check(seed, cfg.d_model, TOLERANCE) for seed in JAC_SEEDS]
+difference = max(check["max_difference"] for check in checks)
+publish.number("jacobian_difference", difference, "{:.1g}", seeds=JAC_SEEDS)
+at_one = publish.spread("singular_at_one", [c["at_one"] for c in checks], JAC_SEEDS, "{:.0f}")
+at_zero = publish.spread("singular_at_zero", [c["at_zero"] for c in checks], JAC_SEEDS, "{:.0f}")
+say(
+    f"公式与自动求导至多相差 {difference:.1e}；奇异值：{at_one.low:.0f} 个等于 1/σ，"
+    f"{at_zero.low:.0f} 个近似为 0",
+    f"formula vs autograd: at most {difference:.1e} apart; singular values: {at_one.low:.0f} "
+    f"equal to 1/sigma, {at_zero.low:.0f} about 0",
+)
+publish.claim(
+    "jacobian_matches_autograd",
+    difference < 1e-5,
+    zh="公式与自动求导给出的 `nn.LayerNorm` 的雅可比矩阵只差浮点舍入：{{ jacobian_seeds }} 个随机词元"
+    "（$\\gamma$、$\\beta$ 也随机）上，元素之差最大为 {{ jacobian_difference }}",
+    en="The formula and autograd's Jacobian of `nn.LayerNorm` differ only by floating-point "
+    "rounding: over {{ jacobian_seeds }} random tokens (with a random $\\gamma$ and $\\beta$), by at "
+    "most {{ jacobian_difference }} in an entry",
+    evidence=f"largest difference {difference:.1e} (< 1e-5)",
+)
+publish.claim(
+    "jacobian_rank",
+    at_one.low == at_one.high == cfg.d_model - 2 and at_zero.low == at_zero.high == 2,
+    zh="取 $\\gamma = 1$，每个种子的 {{ d_model }} 个奇异值里都有 {{ singular_at_one }} 个等于 $1/\\sigma$、"
+    "{{ singular_at_zero }} 个近似为 0（误差都不到 $1/\\sigma$ 的 {{ jacobian_tolerance }}）：秩为 $d - 2$",
+    en="At $\\gamma = 1$, in every seed, {{ singular_at_one }} of the {{ d_model }} singular values "
+    "equal $1/\\sigma$ and {{ singular_at_zero }} are about 0 (each off by less than "
+    "{{ jacobian_tolerance }} times $1/\\sigma$): the rank is $d - 2$",
+    evidence=f"at 1/sigma {at_one.low:.0f}-{at_one.high:.0f}, at 0 {at_zero.low:.0f}-{at_zero.high:.0f}",
+    every="seed",
+)
+
+# %% [markdown] lang="zh"
+# 再回到上一节那 64 块的编码器（初始化时，每个种子 8 个序列）：Pre-LN 与同样深的 Post-LN，记下每一块的两个层归一化
+# 所除的 $\sigma$（对词元取平均），在第 1、8、64 块的第一个层归一化（以及 Pre-LN 的最终层归一化）上用自动求导
+# 求雅可比矩阵的谱范数（4 个词元的平均）；Pre-LN 还记下每一块的分支把输出处的一个随机梯度 $u$ 传回残差流的比例
+# $\lVert u^\top J_l \rVert / \lVert u \rVert$，$J_l = \partial F_l / \partial x_l$。
+
+# %% [markdown] lang="en"
+# Back to the 64-block encoders of the previous section (at initialization, 8 sequences per
+# seed), Pre-LN and a Post-LN one as deep: the $\sigma$ each block's two LayerNorms divide by
+# (averaged over tokens); the spectral norm of the autograd Jacobian of the first LayerNorm of
+# blocks 1, 8 and 64 (and of Pre-LN's final one), averaged over 4 tokens; and, for Pre-LN, the
+# share of a random gradient $u$ at a block's output that its branch passes back to the stream,
+# $\lVert u^\top J_l \rVert / \lVert u \rVert$ with $J_l = \partial F_l / \partial x_l$.
+
+# %%
+PROBES = (1, 8, STACK)  # blocks whose first LayerNorm's Jacobian autograd computes
+publish.setting("probe_mid", PROBES[1], "{:d}")
+publish.setting("post_norms", 2 * STACK, "{:d}")
+pre_runs = [ln_gradient_profile(STACK, seed, True, PROBES, batch=8) for seed in JAC_SEEDS]
+post_runs = [ln_gradient_profile(STACK, seed, False, batch=8) for seed in JAC_SEEDS]
+pre = {key: np.array([run[key] for run in pre_runs]) for key in pre_runs[0]}  # (seeds, ...)
+post = {key: np.array([run[key] for run in post_runs]) for key in post_runs[0]}
+post_sigma = np.concatenate([post["sigma_1"], post["sigma_2"]], axis=1)  # every LN, per seed
+share = pre["branch"]  # (seeds, blocks)
+steady = share * pre["sigma_1"]  # the share with the LayerNorm's division undone
+
+
+def seeds_spread(key, values, fmt="{:.2f}"):
+    return publish.spread(key, values, seeds=JAC_SEEDS, fmt=fmt)
+
+
+sigma_at = {
+    name: seeds_spread(f"pre_sigma_{name}", pre["sigma_1"][:, block - 1])
+    for name, block in zip(("first", "mid", "last"), PROBES, strict=True)
+}
+sigma_final = seeds_spread("pre_sigma_final", pre["sigma_final"])
+jac_at = {
+    name: seeds_spread(f"pre_jacobian_{name}", pre["jacobian"][:, i])
+    for i, name in enumerate(("first", "mid", "last", "final"))
+}
+off = max(pre["off"].max(), post["off"].max())
+publish.number("jacobian_off", off, "{:.1g}", seeds=JAC_SEEDS)
+share_first = seeds_spread("branch_share_first", share[:, 0])
+share_last = seeds_spread("branch_share_last", share[:, -1], "{:.3f}")
+share_fall = seeds_spread("branch_share_fall", share.max(1) / share.min(1), "{:.1f}")
+steady_ratio = seeds_spread("branch_times_sigma_ratio", steady.max(1) / steady.min(1))
+post_last = seeds_spread("post_sigma_last", post["sigma_2"][:, -1])
+publish.number("post_sigma_min", post_sigma.min(), "{:.2f}", seeds=JAC_SEEDS)
+publish.number("post_sigma_max", post_sigma.max(), "{:.2f}", seeds=JAC_SEEDS)
+say(
+    "Pre-LN σ（第 1、8、64 块，最终层归一化）：",
+    "Pre-LN sigma (blocks 1, 8, 64, final LN):",
+    *(f"{s.median:.2f}" for s in (*sigma_at.values(), sigma_final)),
+)
+say(
+    f"雅可比矩阵的谱范数（|σ‖J‖ - 1| 至多 {off:.1e}）：",
+    f"spectral norm of the Jacobian (|sigma ||J|| - 1| at most {off:.1e}):",
+    *(f"{j.median:.3f}" for j in jac_at.values()),
+)
+say(
+    f"分支传回的比例 {share_first.median:.3f} -> {share_last.median:.3f}，"
+    f"乘以 σ 后的最大/最小 {steady_ratio.median:.2f}；Post-LN 的 σ 在 "
+    f"{post_sigma.min():.2f}-{post_sigma.max():.2f}",
+    f"branch share {share_first.median:.3f} -> {share_last.median:.3f}, times sigma max/min "
+    f"{steady_ratio.median:.2f}; Post-LN sigma within {post_sigma.min():.2f}-{post_sigma.max():.2f}",
+)
+
+# %%
+publish.claim(
+    "jacobian_norm_is_inverse_sigma",
+    off < 1e-5,
+    zh="在两种堆叠里，每个种子上自动求导得到的雅可比矩阵的谱范数都是 $1/\\sigma$，"
+    "相对误差不超过 {{ jacobian_off }}",
+    en="In both stacks and in every seed, the spectral norm of autograd's Jacobian is $1/\\sigma$, "
+    "to a relative error of at most {{ jacobian_off }}",
+    evidence=f"largest |sigma ||J|| - 1| {off:.1e} (< 1e-5)",
+    every="seed",
+)
+publish.claim(
+    "pre_sigma_grows",
+    sigma_at["last"].low > 3 * sigma_at["first"].high
+    and jac_at["last"].high < jac_at["mid"].low
+    and jac_at["mid"].high < jac_at["first"].low,
+    zh="Pre-LN 里分支的层归一化所除的 $\\sigma$ 随深度变大：第 1 块为 {{ pre_sigma_first_spread }}，"
+    "第 {{ probe_mid }} 块为 {{ pre_sigma_mid_spread }}，第 {{ stack_blocks }} 块为 {{ pre_sigma_last_spread }}；"
+    "雅可比矩阵的范数随之变小：{{ pre_jacobian_first_spread }}、{{ pre_jacobian_mid_spread }}、"
+    "{{ pre_jacobian_last_spread }}",
+    en="In Pre-LN, the $\\sigma$ that the branches' LayerNorms divide by grows with depth: "
+    "{{ pre_sigma_first_spread }} at block 1, {{ pre_sigma_mid_spread }} at block {{ probe_mid }}, "
+    "{{ pre_sigma_last_spread }} at block {{ stack_blocks }}; the norm of their Jacobian falls "
+    "with it: {{ pre_jacobian_first_spread }}, {{ pre_jacobian_mid_spread }}, "
+    "{{ pre_jacobian_last_spread }}",
+    evidence=f"sigma last min {sigma_at['last'].low:.2f} vs first max {sigma_at['first'].high:.2f}",
+)
+publish.claim(
+    "branch_share_falls",
+    share_last.high < 0.5 * share_first.low,
+    zh="分支传回残差流的梯度也随深度变小：第 1 块传回随机梯度的 {{ branch_share_first_spread }}，"
+    "第 {{ stack_blocks }} 块只传回 {{ branch_share_last_spread }}",
+    en="The gradient a branch passes back to the stream shrinks with depth too: block 1 passes "
+    "back {{ branch_share_first_spread }} of a random gradient, block {{ stack_blocks }} only "
+    "{{ branch_share_last_spread }}",
+    evidence=f"last max {share_last.high:.3f} vs half the first min {share_first.low / 2:.3f}",
+)
+publish.claim(
+    "branch_share_is_the_division",
+    steady_ratio.high < 1.5 and share_fall.low > 2 * steady_ratio.high,
+    zh="这一下降就是层归一化的除法：在每个种子里，这个比例在各块间的最大值与最小值相差 "
+    "{{ branch_share_fall_spread }} 倍，乘以 $\\sigma$ 之后只差 {{ branch_times_sigma_ratio_spread }} 倍",
+    en="The fall is the LayerNorm's division: in every seed the share's largest value over the "
+    "blocks is {{ branch_share_fall_spread }} times its smallest, but multiplied by $\\sigma$ only "
+    "{{ branch_times_sigma_ratio_spread }} times",
+    evidence=f"times sigma at most {steady_ratio.high:.2f} (< 1.5), share at least {share_fall.low:.1f}",
+    every="seed",
+)
+publish.claim(
+    "final_ln_divides_most",
+    sigma_final.low > 3 * post_last.high and jac_at["final"].high < 0.5,
+    zh="梯度反向传播时最先经过的最终层归一化除以 $\\sigma(x_L)$ = {{ pre_sigma_final_spread }}，它的雅可比矩阵范数为 "
+    "{{ pre_jacobian_final_spread }}；同样深的 Post-LN 最后一块末尾的层归一化只除以 {{ post_sigma_last_spread }}",
+    en="The final LayerNorm, the first one a gradient passes on its way back, divides by $\\sigma(x_L)$ = "
+    "{{ pre_sigma_final_spread }}, and its Jacobian's norm is {{ pre_jacobian_final_spread }}; the "
+    "LayerNorm that ends the last block of a Post-LN stack as deep divides by only "
+    "{{ post_sigma_last_spread }}",
+    evidence=f"final min {sigma_final.low:.2f} vs Post-LN last max {post_last.high:.2f} (> 3x)",
+)
+publish.claim(
+    "post_sigma_order_one",
+    post_sigma.min() > 0.5 and post_sigma.max() < 2,
+    zh="Post-LN 堆叠里，在每个种子上，全部 {{ post_norms }} 个层归一化所除的 $\\sigma$ 都在 "
+    "{{ post_sigma_min }} 与 {{ post_sigma_max }} 之间：在每个深度上都是 1 的量级",
+    en="In the Post-LN stack, in every seed, all {{ post_norms }} LayerNorms divide by a $\\sigma$ "
+    "between {{ post_sigma_min }} and {{ post_sigma_max }}: of order one at every depth",
+    evidence=f"sigma over all LNs and seeds {post_sigma.min():.2f}-{post_sigma.max():.2f}",
+    every=("seed", "depth"),
 )
 
 # %% [markdown] lang="zh"
