@@ -210,3 +210,60 @@ def gpt2_init_figure(
     )
     b.legend(loc="upper left", fontsize=8)
     return fig
+
+
+def parallel_figure(
+    difference: np.ndarray,
+    attention: np.ndarray,
+    stream: dict[str, np.ndarray],
+    tr: Translator,
+) -> plt.Figure:
+    r"""A serial Pre-LN stack at initialization and its parallel twin with the same weights, layer
+    by layer: (a) how much the parallel layer's write differs from the serial one's, relative to
+    it (``difference``: (seeds, layers)), beside $\mathrm{RMS}(\mathrm{MHA}_l)/\mathrm{RMS}(x_{l-1})$,
+    what the attention's write changes in the serial FFN's input (``attention``, the same shape);
+    (b) $\mathrm{RMS}(x_l)/\mathrm{RMS}(x_0)$ along each stack (``stream["serial"]``,
+    ``stream["parallel"]``: (seeds, layers + 1))."""
+    fig, (a, b) = panels(tr, 2, height=3.0, narrow_height=2.6)
+    layers = np.arange(1, difference.shape[1] + 1)  # 1 … L
+    median_band(
+        a,
+        layers,
+        attention,
+        GREY,
+        "--",
+        lw=1,
+        label=tr("注意力写入 / 残差流", "MHA write / stream"),
+    )
+    median_band(
+        a,
+        layers,
+        difference,
+        RESIDUAL,
+        "-",
+        label=tr("并行与串行写入之差", "parallel vs serial write"),
+    )
+    a.set(
+        xlabel=tr("层 l", "layer l"),
+        ylabel=tr("相对大小（RMS 之比）", "relative size (ratio of RMS)"),
+        title=tr("同一输入上，每层的写入", "each layer's write, same input"),
+        xlim=(1, layers[-1]),
+        ylim=(0, None),
+    )
+    a.legend(loc="upper right", fontsize=8)
+    zero_to_l = np.arange(difference.shape[1] + 1)  # 0 … L
+    styles = {
+        "serial": (PLAIN, "-", tr("串行", "serial")),
+        "parallel": (RESIDUAL, "--", tr("并行", "parallel")),
+    }
+    for kind, runs in stream.items():
+        colour, line, label = styles[kind]
+        median_band(b, zero_to_l, runs, colour, line, label=label)
+    b.set(
+        xlabel=tr("层 l", "layer l"),
+        ylabel=r"$\mathrm{RMS}(x_l)\,/\,\mathrm{RMS}(x_0)$",
+        title=tr("残差流的增长", "the stream's growth"),
+        xlim=(0, zero_to_l[-1]),
+    )
+    b.legend(loc="upper left", fontsize=8)
+    return fig

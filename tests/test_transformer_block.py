@@ -18,6 +18,7 @@ from resdoc.transformer_block import (
     train_stack,
     zero_branch_change,
 )
+from resdoc.transformer_block_parallel import ParallelLayer, parallel_twin, serial_vs_parallel
 
 CFG = dict(d_model=16, n_head=4, d_ff=32)
 
@@ -144,3 +145,43 @@ def test_scaled_writes_are_smaller_by_one_over_n_and_the_stream_grows_less():
     assert scaled["writes"][0] == pytest.approx(plain["writes"][0] / 16, rel=1e-5)
     assert plain["stream"][-1] ** 2 == pytest.approx(1 + sum(plain["writes"]), rel=0.1)
     assert scaled["stream"][-1] - 1 < 0.5 * (plain["stream"][-1] - 1)
+
+
+@torch.no_grad()
+def test_the_parallel_twin_differs_from_the_serial_layer_only_in_what_its_ffn_reads():
+    torch.manual_seed(0)
+    layer = EncoderLayer(BlockConfig(**CFG, pre_ln=True))
+    twin = parallel_twin(layer)
+    x = torch.randn(2, 5, 16)
+    h = layer.ln_1(x)
+    assert torch.allclose(twin(x), x + layer.attn(h) + layer.ffn(h), atol=1e-6)
+    assert not torch.allclose(twin(x), layer(x), atol=1e-3)
+    layer.attn.o.weight.zero_()  # attention writes nothing: the serial FFN reads LN(x) too
+    layer.attn.o.bias.zero_()
+    assert torch.allclose(twin(x), layer(x), atol=1e-6)
+
+
+@torch.no_grad()
+def test_the_parallel_layers_input_projections_fuse_into_one_matmul():
+    torch.manual_seed(0)
+    layer = EncoderLayer(BlockConfig(**CFG, pre_ln=True))
+    twin = parallel_twin(layer)
+    inputs = (twin.attn.q, twin.attn.k, twin.attn.v, twin.ffn.up)  # all read h = LN(x)
+    fused = nn.Linear(16, sum(p.out_features for p in inputs))
+    fused.weight.copy_(torch.cat([p.weight for p in inputs]))
+    fused.bias.copy_(torch.cat([p.bias for p in inputs]))
+    h = twin.ln(torch.randn(2, 5, 16))
+    pieces = fused(h).split([p.out_features for p in inputs], dim=-1)
+    for piece, projection in zip(pieces, inputs, strict=True):
+        assert torch.allclose(piece, projection(h), atol=1e-6)
+    assert isinstance(twin, ParallelLayer)
+
+
+def test_serial_vs_parallel_runs_stream_growths_stack_and_its_twin():
+    cfg = BlockConfig(**CFG)
+    run = serial_vs_parallel(cfg, 4, seed=3)
+    growth = stream_growth(cfg, 4, seed=3, scaled=False)["stream"]
+    # the same weights and input: the serial stack is stream_growth's, two residual layers a layer
+    assert run["serial"] == pytest.approx(growth[::2], rel=1e-5)
+    assert all(0 < d < 1 for d in run["difference"]) and 0 < run["final"] < 1
+    assert run["parallel"] != pytest.approx(run["serial"], rel=1e-4)
