@@ -201,3 +201,51 @@ def one_step(depth: int, scaling: str, lr: float, seed: int = 0) -> float:
             p -= lr * p.grad
         after = scaled_stream(model, x, scale)[-1]
         return _rms(after - before) / _rms(model.embed(x))
+
+
+# How each rule joins the shortcut and the branch: x_{l+1} = a·(x_l + s·F_l(x_l)), as (a, s);
+# s = None means 1/√L, the branch scaling of the section above.
+SKIP_RULES = {
+    "sum": (1.0, 1.0),  # x + F(x)
+    "rescaled": (2**-0.5, 1.0),  # (x + F(x))/√2: NCSN++'s skip_rescale, StyleGAN2's resnet D
+    "scaled_0.3": (1.0, 0.3),  # x + 0.3·F(x): the top of Inception-ResNet's 0.1–0.3
+    "scaled_0.1": (1.0, 0.1),  # x + 0.1·F(x): EDSR's residual scaling
+    "sqrt": (1.0, None),  # x + F(x)/√L
+}
+
+
+# --8<-- [start:skip-rescale]
+@torch.no_grad()
+def skip_stream(rule: str, depth: int, seed: int, normalize: bool = True, width: int = 128) -> dict:
+    r"""A stack of ``depth`` residual blocks $x_{l+1} = a\,(x_l + s\,\mathcal{F}_l(x_l))$ at
+    initialization, $(a, s)$ = ``SKIP_RULES[rule]``, on 256 random inputs $x_0$. The branch
+    $\mathcal{F}_l(x) = W_2\,\mathrm{ReLU}(W_1 \hat{x})$ reads $\hat{x} = x/\mathrm{RMS}(x)$
+    (``normalize=False``: $\hat{x} = x$), with $\mathrm{Var}(W_1) = 2/n$ and $\mathrm{Var}(W_2) = 1/n$,
+    so that $\mathrm{RMS}(\mathcal{F}_l) \approx \mathrm{RMS}(\hat{x})$: a branch as large as a unit input.
+
+    ``stream``: $\mathrm{RMS}(x_l)/\mathrm{RMS}(x_0)$, $l = 0 \dots L$; ``weights``: how large block
+    $l$'s write is in $x_L$, $\mathrm{RMS}(a^{L-l} s\,\mathcal{F}_l(x_l))/\mathrm{RMS}(x_L)$; ``parts``:
+    $x_0$ and every write as they appear in $x_L$ (they add up to it). One ``seed`` draws the same
+    weights and $x_0$ under every rule.
+
+    >>> run = skip_stream("rescaled", 4, seed=0)
+    >>> len(run["stream"]), len(run["weights"])
+    (5, 4)
+    """
+    a, s = SKIP_RULES[rule]
+    s = depth**-0.5 if s is None else s
+    gen = torch.Generator().manual_seed(seed)
+    x = x_0 = torch.randn(256, width, generator=gen)  # (batch, width)
+    stream, parts = [1.0], [x_0]  # parts: x_0 and each write, times every later block's a
+    for _ in range(depth):
+        w_1 = torch.randn(width, width, generator=gen) * (2 / width) ** 0.5  # ReLU keeps half
+        w_2 = torch.randn(width, width, generator=gen) * (1 / width) ** 0.5
+        x_hat = x / x.square().mean(-1, keepdim=True).sqrt() if normalize else x
+        branch = F.relu(x_hat @ w_1.T) @ w_2.T  # F_l(x_l)
+        x = a * (x + s * branch)
+        parts = [a * part for part in parts] + [a * s * branch]
+        stream.append(_rms(x) / _rms(x_0))
+    return {"stream": stream, "weights": [_rms(p) / _rms(x) for p in parts[1:]], "parts": parts}
+
+
+# --8<-- [end:skip-rescale]

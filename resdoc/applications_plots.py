@@ -9,7 +9,17 @@ import numpy as np
 import torch
 
 from resdoc.applications import Run
-from resdoc.style import ACCENT, GREY, PLAIN, RESIDUAL, Translator, median_band, panels
+from resdoc.style import (
+    ACCENT,
+    GREY,
+    ORANGE,
+    PLAIN,
+    PURPLE,
+    RESIDUAL,
+    Translator,
+    median_band,
+    panels,
+)
 
 TOP = 20.0  # upper end of the loss axis
 
@@ -153,4 +163,55 @@ def branch_scaling_figure(
     )
     c.set_xticks(depths, [str(d) for d in depths])
     c.legend(loc="lower left", fontsize=8)
+    return fig
+
+
+def skip_rescale_figure(
+    stream: dict[str, np.ndarray],
+    weights: dict[str, np.ndarray],
+    predicted: dict[str, tuple[np.ndarray, np.ndarray]],
+    tr: Translator,
+) -> plt.Figure:
+    r"""One stack of $L$ blocks at initialization under each rule of ``SKIP_RULES``: (a) the
+    stream's RMS after every block (``stream[r]``: (seeds, L + 1)); (b) how large each block's
+    write is in $x_L$, log scale (``weights[r]``: (seeds, L)). ``predicted[r]``: both dashed."""
+    fig, (a, b) = panels(tr, 2, height=3.3, narrow_height=2.8)
+    colours = {
+        "sum": PLAIN,
+        "rescaled": RESIDUAL,
+        "scaled_0.3": ACCENT,
+        "scaled_0.1": ORANGE,
+        "sqrt": PURPLE,
+    }
+    labels = {
+        "sum": "x + F(x)",
+        "rescaled": "(x + F(x))/√2",
+        "scaled_0.3": "x + 0.3·F(x)",
+        "scaled_0.1": "x + 0.1·F(x)",
+        "sqrt": "x + F(x)/√L",
+    }
+    depth = next(iter(weights.values())).shape[1]
+    for rule, runs in stream.items():
+        median_band(a, np.arange(depth + 1), runs, colours[rule], "-", lw=1.4, label=labels[rule])
+        a.plot(np.arange(depth + 1), predicted[rule][0], "--", lw=0.9, color=GREY)
+        median_band(b, np.arange(depth), weights[rule], colours[rule], "-", lw=1.4)
+        b.plot(np.arange(depth), predicted[rule][1], "--", lw=0.9, color=GREY)
+    a.plot([], [], "--", lw=0.9, color=GREY, label=tr("预测", "predicted"))
+    a.set(
+        xlabel=tr("块 l", "block l"),
+        ylabel=r"$\mathrm{RMS}(x_l)\,/\,\mathrm{RMS}(x_0)$",
+        title=tr("残差流的大小", "the size of the stream"),
+        xlim=(0, depth),
+        ylim=(0, None),
+    )
+    a.legend(loc="upper left", fontsize=8, ncols=2)
+    b.set(
+        yscale="log",
+        xlabel=tr("块 l", "block l"),
+        ylabel=r"$\mathrm{RMS}(a^{L-l} s\,F_l)\,/\,\mathrm{RMS}(x_L)$",
+        title=tr(
+            f"各块在 L = {depth} 的输出里的权重", f"each block's weight in the output, L = {depth}"
+        ),
+        xlim=(0, depth - 1),
+    )
     return fig

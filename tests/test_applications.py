@@ -15,6 +15,7 @@ from resdoc.applications import (
     one_step,
     scaled_growth,
     scaled_stream,
+    skip_stream,
     train_scheme,
 )
 
@@ -100,3 +101,31 @@ def test_one_step_under_linear_scaling_shrinks_with_depth_and_under_sqrt_does_no
     ratio_sqrt = one_step(64, "sqrt", 0.01) / one_step(8, "sqrt", 0.01)
     assert ratio_linear < 0.25  # 1/L predicts 1/8
     assert 0.3 < ratio_sqrt < 3
+
+
+def test_the_parts_of_the_unrolled_stack_add_up_to_its_output():
+    run, rms = skip_stream("rescaled", 8, seed=0), lambda t: t.square().mean().sqrt().item()
+    x_0 = run["parts"][0] * 2**4  # x_0 has passed all 8 factors 1/√2
+    assert rms(sum(run["parts"])) / rms(x_0) == pytest.approx(run["stream"][-1], rel=1e-5)
+    assert run["weights"][-1] == pytest.approx(rms(run["parts"][-1]) / rms(sum(run["parts"])))
+
+
+def test_rescaling_keeps_a_normalized_stack_level_and_weights_blocks_geometrically():
+    rescaled, summed = skip_stream("rescaled", 16, seed=1), skip_stream("sum", 16, seed=1)
+    assert max(abs(r - 1) for r in rescaled["stream"]) < 0.3
+    assert summed["stream"][-1] == pytest.approx(17**0.5, rel=0.15)  # variances add: 1 + L
+    ratios = [
+        later / earlier
+        for earlier, later in zip(rescaled["weights"], rescaled["weights"][1:], strict=False)
+    ]
+    assert statistics.median(ratios) == pytest.approx(2**0.5, rel=0.1)  # √2 per block
+    assert max(summed["weights"]) < 2 * min(summed["weights"])  # every block weighs alike
+
+
+def test_without_normalization_the_rescaled_stack_is_the_plain_one_shrunk():
+    """A bias-free ReLU branch is homogeneous, F(cx) = cF(x): dividing by √2 after every block
+    only rescales the whole stack, and leaves every block's relative weight as it was."""
+    plain, rescaled = (skip_stream(r, 12, seed=2, normalize=False) for r in ("sum", "rescaled"))
+    for k, (p, r) in enumerate(zip(plain["stream"], rescaled["stream"], strict=True)):
+        assert r == pytest.approx(p * 2 ** (-k / 2), rel=1e-4)
+    assert rescaled["weights"] == pytest.approx(plain["weights"], rel=1e-4)
