@@ -33,14 +33,21 @@ from resdoc import publish
 from resdoc.applications import (
     SCALINGS,
     SCHEMES,
+    SKIP_RULES,
     WIDTH,
     deepnorm_constants,
     growth_at_init,
     one_step,
     scaled_growth,
+    skip_stream,
     train_scheme,
 )
-from resdoc.applications_plots import branch_scaling_figure, first_nan, training_figure
+from resdoc.applications_plots import (
+    branch_scaling_figure,
+    first_nan,
+    skip_rescale_figure,
+    training_figure,
+)
 from resdoc.bilingual import say
 
 SEEDS = range(10)
@@ -416,4 +423,145 @@ publish.claim(
     "$1/L$ 下这一步随深度约按 $1/L$ 变小",
     en="In the experiment, $1/\\sqrt{L}$ keeps the stream bounded at initialization and one step at one learning "
     "rate moves the output a distance that hardly changes with depth; under $1/L$ that step shrinks roughly like $1/L$",
+)
+
+# %% [markdown] lang="zh"
+# ## 缩放相加之和：(x + F)/√2 与 0.1–0.3
+#
+# 32 个残差块 $x_{l+1} = a\,(x_l + s\,\mathcal{F}_l(x_l))$，停在初始化；分支先把输入除以它的 RMS
+# （像扩散模型残差块开头的 GroupNorm），再接 $W_2\,\mathrm{ReLU}(W_1 \hat{x})$，$\mathrm{Var}(W_1) = 2/n$、$\mathrm{Var}(W_2) = 1/n$，
+# 所以每个分支的 RMS 约为 1。五种规则：$x + F$、$(x + F)/\sqrt{2}$、$x + 0.3F$、$x + 0.1F$、$x + F/\sqrt{L}$；
+# 每种 5 个种子，同一个种子下权重和输入相同。记录每块之后残差流的 RMS，以及每块的写入在 $x_L$ 中的大小。
+
+# %% [markdown] lang="en"
+# ## Scaling the skip sum: (x + F)/√2 and 0.1–0.3
+#
+# 32 residual blocks $x_{l+1} = a\,(x_l + s\,\mathcal{F}_l(x_l))$ at initialization; each branch
+# first divides its input by its RMS (like the GroupNorm that opens a diffusion ResBlock), then
+# computes $W_2\,\mathrm{ReLU}(W_1 \hat{x})$ with $\mathrm{Var}(W_1) = 2/n$ and $\mathrm{Var}(W_2) = 1/n$, so that every
+# branch has an RMS of about 1. Five rules: $x + F$, $(x + F)/\sqrt{2}$, $x + 0.3F$, $x + 0.1F$ and
+# $x + F/\sqrt{L}$; 5 seeds each, one seed drawing the same weights and input under every rule. We
+# record the stream's RMS after every block, and how large each block's write is in $x_L$.
+
+# %%
+SKIP_DEPTH, SKIP_SEEDS = 32, range(5)
+publish.setting("skip_depth", SKIP_DEPTH, "{:d}")
+publish.setting("skip_seeds", len(SKIP_SEEDS), "{:d}")
+publish.setting("skip_half_depth", SKIP_DEPTH // 2, "{:d}")
+skip_runs = {
+    rule: [skip_stream(rule, SKIP_DEPTH, seed) for seed in SKIP_SEEDS] for rule in SKIP_RULES
+}
+skip_rms = {r: np.array([run["stream"] for run in runs]) for r, runs in skip_runs.items()}
+skip_weights = {r: np.array([run["weights"] for run in runs]) for r, runs in skip_runs.items()}
+blocks = np.arange(SKIP_DEPTH + 1)
+# every branch adds a variance of about 1 (its input is normalized): Var(x_l) = a²(Var(x_{l-1}) + s²)
+skip_predicted = {}
+for rule, (a, s) in SKIP_RULES.items():
+    s = SKIP_DEPTH**-0.5 if s is None else s
+    var = [1.0]
+    for _ in range(SKIP_DEPTH):
+        var.append(a**2 * (var[-1] + s**2))
+    weight = [a ** (SKIP_DEPTH - k) * s / var[-1] ** 0.5 for k in range(SKIP_DEPTH)]
+    skip_predicted[rule] = (np.sqrt(var), np.array(weight))
+for rule in SKIP_RULES:
+    final, w = np.median(skip_rms[rule][:, -1]), np.median(skip_weights[rule], 0)
+    say(
+        f"{rule:10s} RMS(x_L) 中位数 {final:.3f}（预测 {skip_predicted[rule][0][-1]:.3f}）；"
+        f"首块权重 {w[0]:.2e}，末块 {w[-1]:.3f}",
+        f"{rule:10s} median RMS(x_L) {final:.3f} (predicted {skip_predicted[rule][0][-1]:.3f}); "
+        f"weight of the first block {w[0]:.2e}, of the last {w[-1]:.3f}",
+    )
+
+# %%
+for rule in ("sum", "scaled_0.3", "scaled_0.1", "sqrt"):
+    name = rule.replace(".", "")
+    publish.spread(f"skip_final_{name}", skip_rms[rule][:, -1], SKIP_SEEDS, "{:.2f}")
+    publish.number(f"skip_predicted_{name}", skip_predicted[rule][0][-1], "{:.2f}")
+level = skip_rms["rescaled"]
+publish.number("skip_rescaled_low", level.min(), "{:.2f}", seeds=SKIP_SEEDS)
+publish.number("skip_rescaled_high", level.max(), "{:.2f}", seeds=SKIP_SEEDS)
+publish.spread("skip_final_rescaled", level[:, -1], SKIP_SEEDS, "{:.2f}")
+off = {  # how far each rule's median RMS(x_L) is from the prediction
+    r: abs(np.median(skip_rms[r][:, -1]) / skip_predicted[r][0][-1] - 1) for r in SKIP_RULES
+}
+publish.number("skip_off_max", 100 * max(off.values()), "{:.0f}%", seeds=SKIP_SEEDS)
+grows = publish.claim(
+    "skip_sum_grows",
+    off["sum"] < 0.1 and skip_rms["sum"][:, -1].min() > 4,
+    zh="不缩放的 $x + \\mathcal{F}(x)$ 中，各块写入的方差相加：{{ skip_depth }} 块之后残差流的 RMS 是输入的 "
+    "{{ skip_final_sum_spread }} 倍，预测 $\\sqrt{1 + L}$ ≈ {{ skip_predicted_sum }}",
+    en="In the unscaled $x + \\mathcal{F}(x)$ the writes' variances add: after {{ skip_depth }} blocks the "
+    "stream's RMS is {{ skip_final_sum_spread }} times the input's, against $\\sqrt{1 + L}$ ≈ "
+    "{{ skip_predicted_sum }} predicted",
+    evidence=f"median off the prediction by {off['sum']:.3f}; lowest {skip_rms['sum'][:, -1].min():.2f}",
+)
+level_claim = publish.claim(
+    "skip_rescaled_level",
+    level.min() > 0.75 and level.max() < 1.35 and abs(np.median(level[:, -1]) - 1) < 0.1,
+    zh="$(x + \\mathcal{F}(x))/\\sqrt{2}$ 让它停在输入的大小：在每个块之后、每个种子里，RMS 都在输入的 "
+    "{{ skip_rescaled_low }} 到 {{ skip_rescaled_high }} 倍之间，{{ skip_depth }} 块之后是 {{ skip_final_rescaled_spread }} 倍",
+    en="$(x + \\mathcal{F}(x))/\\sqrt{2}$ keeps it at the input's size: after every block and in every seed its "
+    "RMS is between {{ skip_rescaled_low }} and {{ skip_rescaled_high }} times the input's, "
+    "{{ skip_final_rescaled_spread }} after {{ skip_depth }} blocks",
+    evidence=f"range {level.min():.3f}-{level.max():.3f}, final median {np.median(level[:, -1]):.3f}",
+    every=("block", "seed"),
+)
+slow = publish.claim(
+    "skip_scaled_slow",
+    max(off["scaled_0.3"], off["scaled_0.1"], off["sqrt"]) < 0.1
+    and skip_rms["scaled_0.3"][:, -1].max() < skip_rms["sum"][:, -1].min() / 2,
+    zh="把分支乘以常数 0.3 或 0.1 时，残差流仍在增长，只是慢得多：{{ skip_depth }} 块之后分别是 "
+    "{{ skip_final_scaled_03_spread }} 倍和 {{ skip_final_scaled_01_spread }} 倍，预测 $\\sqrt{1 + s^2 L}$ ≈ "
+    "{{ skip_predicted_scaled_03 }} 和 {{ skip_predicted_scaled_01 }}；乘以 $1/\\sqrt{L}$ 时是 "
+    "{{ skip_final_sqrt_spread }} 倍，预测 $\\sqrt{2}$",
+    en="With the branch multiplied by a constant 0.3 or 0.1 the stream still grows, only much more "
+    "slowly: {{ skip_final_scaled_03_spread }} and {{ skip_final_scaled_01_spread }} times after "
+    "{{ skip_depth }} blocks, against $\\sqrt{1 + s^2 L}$ ≈ {{ skip_predicted_scaled_03 }} and "
+    "{{ skip_predicted_scaled_01 }} predicted; multiplied by $1/\\sqrt{L}$ it is {{ skip_final_sqrt_spread }}, "
+    "against $\\sqrt{2}$ predicted",
+    evidence=f"medians off the predictions by {off['scaled_0.3']:.3f}, {off['scaled_0.1']:.3f}, "
+    f"{off['sqrt']:.3f}",
+)
+rescaled_w = skip_weights["rescaled"]
+slopes = [np.polyfit(np.arange(SKIP_DEPTH), np.log2(w), 1)[0] for w in rescaled_w]  # per seed
+publish.number("skip_slope_low", min(slopes), "{:.3f}", seeds=SKIP_SEEDS)
+publish.number("skip_slope_high", max(slopes), "{:.3f}", seeds=SKIP_SEEDS)
+publish.spread("skip_first_weight", rescaled_w[:, 0], SKIP_SEEDS, "{:.1e}")
+publish.number("skip_first_predicted", 2 ** (-SKIP_DEPTH / 2), "{:.1e}")
+publish.spread("skip_last_weight", rescaled_w[:, -1], SKIP_SEEDS, "{:.2f}")
+geometric = publish.claim(
+    "skip_rescaled_geometric",
+    min(slopes) > 0.45 and max(slopes) < 0.55,
+    zh="代价是各块的权重按几何级数分布：在每个种子里，$\\log_2$ 权重对块序号的斜率都在 {{ skip_slope_low }} 到 "
+    "{{ skip_slope_high }} 之间（预测 1/2，即往前一块，权重就乘以 $1/\\sqrt{2}$）；最后一块的写入在 $x_L$ 中的大小是 "
+    "{{ skip_last_weight_spread }}，第一块只有 {{ skip_first_weight_spread }}，预测 $2^{-L/2}$ ≈ {{ skip_first_predicted }}",
+    en="The price is that the blocks' weights are geometric: in every seed the slope of $\\log_2$ of the weight "
+    "against the block's index is between {{ skip_slope_low }} and {{ skip_slope_high }} (predicted 1/2: one block "
+    "earlier, the weight is $1/\\sqrt{2}$ as large); the last block's write has a size of {{ skip_last_weight_spread }} in $x_L$, "
+    "the first block's only {{ skip_first_weight_spread }}, against $2^{-L/2}$ ≈ {{ skip_first_predicted }} predicted",
+    evidence=f"slopes {min(slopes):.3f}-{max(slopes):.3f}",
+    every="seed",
+)
+even_rules = ("sum", "scaled_0.3", "scaled_0.1", "sqrt")
+evenness = max((skip_weights[r].max(1) / skip_weights[r].min(1)).max() for r in even_rules)
+publish.number("skip_even_ratio", evenness, "{:.2f}", seeds=SKIP_SEEDS)
+even = publish.claim(
+    "skip_others_even",
+    evenness < 2,
+    zh="另外四种规则下各块的权重相近：在每个种子里，最重的块与最轻的块之比最多 {{ skip_even_ratio }}",
+    en="Under the other four rules the blocks weigh alike: in every seed the heaviest block weighs at most "
+    "{{ skip_even_ratio }} times the lightest",
+    evidence=f"largest max/min ratio of the weights {evenness:.3f} (< 2)",
+    every="seed",
+)
+publish.figure(
+    "skip-rescale",
+    lambda tr: skip_rescale_figure(skip_rms, skip_weights, skip_predicted, tr),
+    alt=(
+        f"两幅折线图（{len(SKIP_SEEDS)} 个种子的中位数与范围）。(a) 每块之后残差流的 RMS：{grows[0]}；{level_claim[0]}；"
+        f"{slow[0]}。(b) 每块的写入在输出中的大小，对数坐标：{geometric[0]}；{even[0]}。",
+        f"Two line charts (median and range over {len(SKIP_SEEDS)} seeds). (a) The stream's RMS after every "
+        f"block: {grows[1]}; {level_claim[1]}; {slow[1]}. (b) How large each block's write is in the "
+        f"output, log scale: {geometric[1]}; {even[1]}.",
+    ),
 )
