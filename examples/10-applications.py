@@ -565,3 +565,13 @@ publish.figure(
         f"output, log scale: {geometric[1]}; {even[1]}.",
     ),
 )
+publish.claim(
+    "summary_skip",
+    level.min() > 0.75 and level.max() < 1.35 and min(slopes) > 0.45 and max(slopes) < 0.55,
+    zh="实验中，分支读归一化输入时，$(x + \\mathcal{F})/\\sqrt{2}$ 让残差流保持在输入的大小，但各块在输出中的权重"
+    "往前一块就乘以约 $1/\\sqrt{2}$；$x + \\mathcal{F}$ 让它按 $\\sqrt{1 + L}$ 增长，常数 0.1–0.3 让它增长得慢得多",
+    en="In the experiment, with branches that read a normalized input, $(x + \\mathcal{F})/\\sqrt{2}$ keeps the stream "
+    "at the input's size but a block's weight in the output is about $1/\\sqrt{2}$ times the next block's; "
+    "$x + \\mathcal{F}$ grows it like $\\sqrt{1 + L}$, and a constant 0.1–0.3 grows it much more slowly",
+    evidence="see skip_rescaled_level, skip_rescaled_geometric, skip_sum_grows and skip_scaled_slow",
+)
