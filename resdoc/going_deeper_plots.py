@@ -6,7 +6,17 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from resdoc.style import ACCENT, GREY, RESIDUAL, Translator, kind_style, median_band, panels
+from resdoc.style import (
+    ACCENT,
+    GREY,
+    ORANGE,
+    PURPLE,
+    RESIDUAL,
+    Translator,
+    kind_style,
+    median_band,
+    panels,
+)
 
 
 def _median_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -122,4 +132,50 @@ def stochastic_lesion_figure(accuracy: dict[str, np.ndarray], tr: Translator) ->
             "(b) per seed: accuracy lost per deleted block",
         ),
     )
+    return fig
+
+
+def reversible_figure(
+    depths: list[int],
+    errors: dict[str, np.ndarray],
+    kept: dict[str, list[int]],
+    tr: Translator,
+) -> plt.Figure:
+    """Stacks of reversible blocks at initialization: (a) the relative error of inverting them,
+    ``errors[dtype]`` (seeds, depths), each format's unit roundoff dotted; (b) the KiB autograd
+    keeps for the backward pass, ``kept[kind]`` (one count per depth: the same for every seed)."""
+    fig, (a, b) = panels(tr, 2, height=3.2, narrow_height=2.7)
+    colours = {"float32": RESIDUAL, "float64": ORANGE}
+    for dtype, runs in errors.items():
+        median_band(a, depths, runs, colours[dtype], "o-", ms=4, label=dtype)
+    for roundoff in (2.0**-24, 2.0**-53):
+        a.axhline(roundoff, ls=":", lw=1, color=GREY)
+    a.plot([], [], ":", lw=1, color=GREY, label=tr("单位舍入误差", "unit roundoff"))
+    a.set(
+        xscale="log",
+        yscale="log",
+        xlabel=tr("可逆块数", "reversible blocks"),
+        ylabel=r"$\Vert \hat{x} - x \Vert \,/\, \Vert x \Vert$",
+        title=tr("先前向再求逆：重建误差", "forward, then inverted: the error"),
+    )
+    a.legend(loc="center right", fontsize=8)
+    styles = {
+        "residual": (PURPLE, "o-", tr("普通残差堆叠", "ordinary residual stack")),
+        "checkpointed": (ACCENT, "s-", tr("每块一个检查点", "checkpoint every block")),
+        "reversible": (RESIDUAL, "^-", tr("可逆堆叠，反向时重建", "reversible, reconstructing")),
+    }
+    for kind, counts in kept.items():
+        colour, fmt, label = styles[kind]
+        b.plot(depths, np.asarray(counts) / 1024, fmt, ms=4, color=colour, label=label)
+    b.set(
+        xscale="log",
+        yscale="log",
+        xlabel=tr("块数", "blocks"),
+        ylabel=tr("为反向保存的激活值（KiB）", "activations kept for backward (KiB)"),
+        title=tr("自动求导保存了多少", "what autograd keeps"),
+    )
+    b.legend(loc="upper left", fontsize=8)
+    for ax in (a, b):
+        ax.set_xticks(depths, [str(d) for d in depths])
+        ax.minorticks_off()
     return fig
