@@ -46,8 +46,8 @@ class ReversibleBlock(nn.Module):
 
 class _Reconstructing(torch.autograd.Function):
     """Runs the blocks without building a graph and saves only their last output; the backward
-    pass walks back block by block, recovering each input from its output (Algorithm 1 of the
-    RevNet paper): every branch is evaluated once more, as under checkpointing."""
+    pass walks back block by block, recovering each input from its output as the RevNet paper
+    does: every branch is evaluated once more, as under checkpointing."""
 
     @staticmethod
     def forward(ctx, x1, x2, blocks, *params):  # params: so autograd knows they need gradients
