@@ -47,8 +47,8 @@ from resdoc.going_deeper_plots import (
     reversible_figure,
     stochastic_lesion_figure,
 )
+from resdoc.going_deeper_reversible import activation_memory, gradient_gap, reconstruction
 from resdoc.models import MLP, MLPConfig
-from resdoc.reversible import activation_memory, gradient_gap, reconstruction
 from resdoc.training import PAPER_RECIPE, evaluate, train_net
 
 SEEDS = (0, 1, 2, 3, 4)

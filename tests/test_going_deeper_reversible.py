@@ -5,7 +5,7 @@ count sees what each stack keeps."""
 import pytest
 import torch
 
-from resdoc.reversible import (
+from resdoc.going_deeper_reversible import (
     ResidualStack,
     ReversibleBlock,
     activation_memory,

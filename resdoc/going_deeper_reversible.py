@@ -1,4 +1,4 @@
-r"""Chapter 5: reversible residual blocks (RevNet, Gomez et al. 2017; the Reformer, Kitaev et
+r"""Chapter 5's reversible residual blocks (RevNet, Gomez et al. 2017; the Reformer, Kitaev et
 al. 2020). The features are split in two halves and each half is updated by a residual branch
 of the other,
 
