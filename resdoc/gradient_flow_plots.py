@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from resdoc.style import GREY, Translator, kind_style, median_band
+from resdoc.style import GREY, KINDS, Translator, kind_style, median_band
 from resdoc.style import panels as arrange
 
 
@@ -74,4 +74,47 @@ def shattered_figure(
     fig.legend(
         *left.get_legend_handles_labels(), loc="outside lower center", ncols=1 if tr.narrow else 2
     )
+    return fig
+
+
+def spectrum_figure(
+    depths,
+    mean_square: dict[str, np.ndarray],
+    predicted: dict[str, list[float]],
+    spectra: dict[str, np.ndarray],
+    depth_shown: int,
+    tr: Translator,
+) -> plt.Figure:
+    r"""(a) The mean squared singular value of $\partial x_L/\partial x_0$ against depth
+    (``mean_square[kind]``: (seeds, depths)), mean-field theory's $\chi^L$ dashed
+    (``predicted[kind]``, per depth). (b) The sorted singular values at ``depth_shown``, over the
+    largest (``spectra[kind]``: (seeds, width)); the dotted line is float64's resolution."""
+    fig, (a, b) = arrange(tr, 2, height=3.2, narrow_height=2.7)
+    for kind, rows in mean_square.items():
+        median_and_range(a, depths, rows, **kind_style(tr, kind), log=True)
+        a.plot(depths, predicted[kind], "--", lw=1, color=GREY)
+    a.plot([], [], "--", lw=1, color=GREY, label=tr("平均场预测 χᴸ", "mean field: χᴸ"))
+    a.set(  # a linear depth axis: an exponential in L is a straight line
+        xticks=list(depths),
+        xlabel=tr("块数 L", "blocks L"),
+        ylabel=tr("奇异值平方的均值", "mean squared singular value"),
+        title=tr("雅可比矩阵的大小", "the Jacobian's size"),
+    )
+    a.legend(loc="upper left", fontsize=8)
+    b.set_yscale("log")
+    for kind, rows in spectra.items():  # colours as in (a), whose legend names them
+        k = np.arange(1, rows.shape[1] + 1)
+        median_band(b, k, rows / rows[:, :1], KINDS[kind][0], "-")
+    resolution = rows.shape[1] * np.finfo(np.float64).eps  # below this, rounding, not signal
+    b.axhline(
+        resolution, color=GREY, lw=1, ls=":", label=tr("float64 的分辨率", "float64 resolution")
+    )
+    b.set(
+        xlabel=tr("奇异值序号 k（从大到小）", "singular value k (largest first)"),
+        ylabel=tr("σₖ ÷ 最大奇异值", "σₖ ÷ the largest"),
+        title=tr(f"L = {depth_shown} 时的奇异值谱", f"the spectrum at L = {depth_shown}"),
+        ylim=(resolution / 100, 3),
+        xlim=(1, rows.shape[1]),
+    )
+    b.legend(loc="lower left", fontsize=8)
     return fig

@@ -9,6 +9,9 @@ from resdoc.gradient_flow import (
     FixedBatchNorm,
     gradient_profiles,
     input_gradients,
+    jacobian_spectrum,
+    make_stack,
+    mean_field_gain,
     neighbour_correlation,
     residual_jacobian,
     scalar_net,
@@ -97,3 +100,34 @@ def test_without_batch_norm_the_plain_net_shatters_more_slowly():
 def test_batch_normalized_plain_net_gradient_grows_with_depth_instead_of_vanishing():
     sizes = {d: shattering([d], seeds=SEEDS, residual=False)[1][0] for d in (2, 16)}
     assert min(sizes[16]) > 5 * max(sizes[2])
+
+
+def test_spectrum_of_one_residual_block_is_that_of_identity_plus_branch_jacobian():
+    torch.manual_seed(3)  # jacobian_spectrum draws the block, then x_0, from this seed
+    (block,) = make_stack(1, 6, 6, residual=True, init="he").double()
+    x0 = torch.randn(6, dtype=torch.float64)
+    _, formula = residual_jacobian(block, x0)
+    expected = torch.linalg.svdvals(formula)
+    assert torch.allclose(jacobian_spectrum(1, "residual", seed=3, width=6), expected)
+
+
+def test_plain_jacobian_loses_directions_and_residual_ones_keep_them():
+    for seed in SEEDS:
+        plain, residual = (
+            jacobian_spectrum(4, kind, seed, width=16) for kind in ("plain", "residual")
+        )
+        assert (plain > 1e-10 * plain[0]).sum() < 16  # ReLU zeroes the inactive units' directions
+        assert residual[-1] > 1e-10 * residual[0]
+
+
+def test_mean_squared_singular_value_follows_mean_field_and_scaling_bounds_the_spread():
+    def mean_square(kind):
+        return statistics.mean(
+            (jacobian_spectrum(8, kind, s, width=32) ** 2).mean().item() for s in SEEDS
+        )
+
+    assert 0.5 < mean_square("residual") / mean_field_gain("residual", 8) < 2  # 2^8 = 256
+    assert abs(mean_square("residual-scaled") / mean_field_gain("residual-scaled", 8) - 1) < 0.15
+    for seed in SEEDS:
+        scaled = jacobian_spectrum(8, "residual-scaled", seed, width=32)
+        assert scaled[0] / scaled[-1] < 100  # unscaled: > 1e3 already at depth 4
