@@ -37,6 +37,13 @@ def test_a_line_belongs_to_the_code_cell_it_is_in_with_that_cells_section(tmp_pa
     assert provenance.cell_of(script, 11).anchor == "cell-10"
 
 
+def test_a_heading_with_a_formula_is_said_in_plain_characters(tmp_path):
+    """A tooltip shows text, not typeset TeX: "$1/\\sqrt{N}$" in a heading reads 1/√N."""
+    script = tmp_path / "09-demo.py"
+    script.write_text(SCRIPT.replace("## Training error", "## Projections times $1/\\sqrt{N}$"), "utf-8")
+    assert provenance.cell_of(script, 14).heading["en"] == "Projections times 1/√N"
+
+
 def test_the_tooltip_says_what_kind_of_number_over_which_seeds_in_plain_words():
     assert provenance.what("err", RECORDED, "en") == "Median of 3 seeds (0–2)"
     assert provenance.what("err_min", RECORDED, "en") == "Lowest of 3 seeds (0–2)"

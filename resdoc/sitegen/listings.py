@@ -23,17 +23,12 @@ import tokenize
 from pathlib import Path
 
 from resdoc.sitegen.conventions import SNIPPET, snippet_section
-from resdoc.sitegen.tex_text import readable
+from resdoc.sitegen.tex_text import plain as _plain
 from resdoc.sitegen.ui_text import LISTING_NOTE as _NOTE
 
-_DOLLARS = re.compile(r"(?<![\\$\w])\$(?P<tex>[^$\s][^$]*?)\$")
 _MARKER = re.compile(r"^\s*#\s*--8<-- \[(?:start|end):[^\]]+\]\s*$")
 _LINE_ENDS = (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT)
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})")
-
-
-def _plain(text: str) -> str:
-    return _DOLLARS.sub(lambda m: readable(m["tex"]), text)
 
 
 _DOCSTRING = re.compile(r'(?P<open>[rRuU]?("""|\'\'\'))(?P<body>.*?)(?P=open)?\Z', re.S)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from resdoc.sitegen.script import read_cells
+from resdoc.sitegen.tex_text import plain
 from resdoc.sitegen.ui_text import PROVENANCE_WORDS as WORDS
 
 
@@ -42,7 +43,7 @@ def _cells(script: Path) -> tuple[tuple[int, str, tuple[tuple[str, str], ...]], 
             titles = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
             if titles:
                 for each in (lang,) if lang else tuple(WORDS):
-                    headings[each] = titles[-1]
+                    headings[each] = plain(titles[-1])  # a tooltip shows no typeset TeX
         else:
             found.append((cell.first_line, f"cell-{cell.first_line}", tuple(headings.items())))
     return tuple(found)

@@ -139,3 +139,16 @@ def readable(tex: str) -> str:
 def formulas_as_text(text: str) -> str:
     """``text`` with each of its formulas written by :func:`readable`."""
     return FORMULA.sub(lambda m: readable(next(g for g in m.groups() if g is not None)), text)
+
+
+_DOLLARS = re.compile(r"(?<![\\$\w])\$(?P<tex>[^$\s][^$]*?)\$")
+
+
+def plain(text: str) -> str:
+    """Text with each ``$…$`` formula in it read in plain characters: for places that show
+    text without typesetting it (a tooltip, a code listing's docstring).
+
+    >>> plain("GPT-2 的初始化：输出投影乘以 $1/\\sqrt{N}$")
+    'GPT-2 的初始化：输出投影乘以 1/√N'
+    """
+    return _DOLLARS.sub(lambda m: readable(m["tex"]), text)
