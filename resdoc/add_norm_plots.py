@@ -220,3 +220,37 @@ def final_ln_figure(profiles: list[dict], exponent: float, late: int, tr: Transl
         ax.set_yticks(yticks, [f"{t:g}" for t in yticks])
         ax.minorticks_off()
     return fig
+
+
+def amplification_figure(study: dict, depths, tr: Translator) -> plt.Figure:
+    r"""Left: the relative output change per relative parameter change against depth, Post-LN,
+    Pre-LN and Admin; right: Admin's $\omega_i$ along the deepest stack."""
+    fig, (left, right) = panels(tr, 2, height=3.4, narrow_height=2.8)
+    admin = {"color": ACCENT, "label": tr("Post-LN + Admin 的 ω", "Post-LN + Admin's ω")}
+    for kind, style, marker in (
+        ("post", kind_style(tr, "post"), "o-"),
+        ("pre", kind_style(tr, "pre"), "^-"),
+        ("admin", admin, "s-"),
+    ):
+        _spread(left, depths, study["change"][kind], style["color"], style["label"], marker, False)
+    _depth_axis(left, depths)
+    n_seeds = len(study["omegas"])
+    left.set(
+        xlabel=tr("层数 L", "number of layers L"),
+        ylabel=tr("输出相对变化 ÷ 参数相对变化", "output change ÷ parameter change"),
+        title=tr("初始化时的放大", "amplification at initialization"),
+        ylim=(0, None),
+    )
+    left.legend(
+        loc="upper left",
+        title=tr(f"{n_seeds} 个种子：中位数与范围", f"{n_seeds} seeds: median, range"),
+    )
+    layers = np.arange(1, study["omegas"].shape[1] + 1)
+    median_band(right, layers, study["omegas"], ACCENT, "-", label="ω_i")
+    right.set(
+        xlabel=tr("残差层 i（每块两个）", "residual layer i (two per block)"),
+        ylabel="ω_i",
+        title=tr(f"Admin 的 ω，{max(depths)} 层", f"Admin's ω, {max(depths)} layers"),
+        ylim=(0, None),
+    )
+    return fig
