@@ -246,10 +246,10 @@ def amplification_figure(study: dict, depths, tr: Translator) -> plt.Figure:
         title=tr(f"{n_seeds} 个种子：中位数与范围", f"{n_seeds} seeds: median, range"),
     )
     layers = np.arange(1, study["omegas"].shape[1] + 1)
-    median_band(right, layers, study["omegas"], ACCENT, "-", label="ω_i")
+    median_band(right, layers, study["omegas"], ACCENT, "-")
     right.set(
         xlabel=tr("残差层 i（每块两个）", "residual layer i (two per block)"),
-        ylabel="ω_i",
+        ylabel="ω",
         title=tr(f"Admin 的 ω，{max(depths)} 层", f"Admin's ω, {max(depths)} layers"),
         ylim=(0, None),
     )
