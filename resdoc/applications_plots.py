@@ -215,3 +215,74 @@ def skip_rescale_figure(
         xlim=(0, depth - 1),
     )
     return fig
+
+
+def ode_figure(
+    depths: list[int],
+    error: dict[str, np.ndarray],
+    move: dict[str, np.ndarray],
+    tr: Translator,
+) -> plt.Figure:
+    r"""The ODE view, log-log against the number of blocks $L$ (runs: (seeds, depths)): (a) how far
+    the $L$-block output is from the ODE's solution, ``error[kind]`` for weights shared by every block
+    or smooth in depth, with $1/L$ dashed; (b) how far the output moves from $x_0$ (solid) and how
+    far re-drawing every odd block moves it (dotted), ``move[key]`` for ``key`` in ``shared``,
+    ``iid_linear``, ``iid_linear_redraw``, ``iid_sqrt``, ``iid_sqrt_redraw``, with $1/\sqrt{L}$ dashed."""
+    fig, (a, b) = panels(tr, 2, height=3.3, narrow_height=2.8)
+    d = np.array(depths, dtype=float)
+    median_band(
+        a, d, error["shared"], RESIDUAL, "o-", lw=1.4, ms=3, label=tr("共享权重", "shared weights")
+    )
+    median_band(
+        a,
+        d,
+        error["smooth"],
+        ACCENT,
+        "s-",
+        lw=1.4,
+        ms=3,
+        label=tr("随深度平滑变化", "smooth in depth"),
+    )
+    guide = np.median(error["shared"][:, 0]) * d[0] / d
+    a.plot(d, guide, "--", lw=0.9, color=GREY, label="∝ 1/L")
+    a.set(
+        xscale="log",
+        yscale="log",
+        xlabel=tr("块数 L（步长 h = 1/L）", "blocks L (step h = 1/L)"),
+        ylabel=r"$\mathrm{RMS}(x_L - x(1))\,/\,\mathrm{RMS}(x(1) - x_0)$",
+        title=tr("与 ODE 解的距离", "distance to the ODE's solution"),
+    )
+    a.legend(loc="lower left", fontsize=8)
+    lines = {  # solid: how far x_L is from x_0; dotted: how far re-drawing the odd blocks moves it
+        "shared": (RESIDUAL, tr("共享权重，1/L", "shared, 1/L")),
+        "iid_linear": (PLAIN, tr("独立权重，1/L", "independent, 1/L")),
+        "iid_sqrt": (PURPLE, tr("独立权重，1/√L", "independent, 1/√L")),
+    }
+    for key, (colour, label) in lines.items():
+        median_band(b, d, move[key], colour, "-", lw=1.4, label=label)
+        if f"{key}_redraw" in move:
+            median_band(b, d, move[f"{key}_redraw"], colour, ":", lw=1.6)
+    b.plot(
+        [], [], ":", lw=1.6, color=GREY, label=tr("点线：重抽奇数块", "dotted: odd blocks re-drawn")
+    )
+    b.plot(
+        d,
+        np.median(move["iid_linear"][:, 0]) * (d[0] / d) ** 0.5,
+        "--",
+        lw=0.9,
+        color=GREY,
+        label="∝ 1/√L",
+    )
+    b.set(
+        xscale="log",
+        yscale="log",
+        xlabel=tr("块数 L", "blocks L"),
+        ylabel=r"$\mathrm{RMS}(\cdot)\,/\,\mathrm{RMS}(x_0)$",
+        title=tr("输出移动了多远", "how far the output moves"),
+        ylim=(1e-3 if tr.narrow else 4e-3, 2.5),  # room for the legend below the lines
+    )
+    b.legend(loc="lower left", fontsize=8, ncols=1 if tr.narrow else 2)
+    for ax in (a, b):
+        ax.set_xticks(d, [str(int(v)) for v in d])
+        ax.minorticks_off()
+    return fig
