@@ -42,9 +42,11 @@ from resdoc.applications import (
     skip_stream,
     train_scheme,
 )
+from resdoc.applications_ode import WEIGHTS, euler_error, iid_stack, loglog_slope, shared_move
 from resdoc.applications_plots import (
     branch_scaling_figure,
     first_nan,
+    ode_figure,
     skip_rescale_figure,
     training_figure,
 )
@@ -574,4 +576,143 @@ publish.claim(
     "at the input's size but a block's weight in the output is about $1/\\sqrt{2}$ times the next block's; "
     "$x + \\mathcal{F}$ grows it like $\\sqrt{1 + L}$, and a constant 0.1–0.3 grows it much more slowly",
     evidence="see skip_rescaled_level, skip_rescaled_geometric, skip_sum_grows and skip_scaled_slow",
+)
+
+# %% [markdown] lang="zh"
+# ## 常微分方程的视角：x + f(x)/L 是一步欧拉法
+#
+# 分支 $f_\theta(x) = W_2 \tanh(W_1 x)$（宽 16，隐藏层 32），乘以 $1/L$：$L$ 个块就是 $\mathrm{d}x/\mathrm{d}t = f_{\theta(t)}(x)$
+# 从 $t = 0$ 到 $1$ 的 $L$ 步欧拉法。停在初始化，64 个随机输入，5 个种子，$L$ = 4 到 256。三种权重：
+# 整个堆叠共用一组权重；权重随深度平滑变化；每块独立抽取。前两种以 64 步四阶 Runge–Kutta 的解为参照；
+# 第三种没有可参照的 ODE，我们测输出离 $x_0$ 多远，以及把奇数块重新抽取之后输出移动多远。
+
+# %% [markdown] lang="en"
+# ## The ODE view: x + f(x)/L is one Euler step
+#
+# A branch $f_\theta(x) = W_2 \tanh(W_1 x)$ (width 16, hidden layer 32), scaled by $1/L$: $L$ blocks
+# are $L$ Euler steps of $\mathrm{d}x/\mathrm{d}t = f_{\theta(t)}(x)$ from $t = 0$ to $1$. At initialization,
+# on 64 random inputs, 5 seeds, $L$ = 4 to 256. Three kinds of weights: one set shared by the
+# whole stack; weights that vary smoothly with depth; weights drawn independently for every block. The
+# first two are compared with a 64-step classical Runge–Kutta solution of their ODE; the third has
+# no ODE to compare with, so we measure how far the output is from $x_0$, and how far it moves when
+# every odd-numbered block is drawn again.
+
+# %%
+ODE_DEPTHS, ODE_SEEDS = [4, 8, 16, 32, 64, 128, 256], range(5)
+publish.setting("ode_seeds", len(ODE_SEEDS), "{:d}")
+publish.setting("ode_depth_min", ODE_DEPTHS[0], "{:d}")
+publish.setting("ode_depth_max", ODE_DEPTHS[-1], "{:d}")
+ode_error = {k: np.array([euler_error(k, ODE_DEPTHS, s) for s in ODE_SEEDS]) for k in WEIGHTS}
+ode_runs = {
+    scale: [[iid_stack(d, scale, s) for d in ODE_DEPTHS] for s in ODE_SEEDS]
+    for scale in ("linear", "sqrt")
+}
+ode_move = {"shared": np.array([[shared_move(d, s) for d in ODE_DEPTHS] for s in ODE_SEEDS])}
+for scale, runs in ode_runs.items():
+    ode_move[f"iid_{scale}"] = np.array([[r["move"] for r in row] for row in runs])
+    ode_move[f"iid_{scale}_redraw"] = np.array([[r["redraw"] for r in row] for row in runs])
+ode_slopes = {
+    k: [loglog_slope(ODE_DEPTHS, e) for e in runs] for k, runs in ode_move.items()
+}  # per seed
+euler_slopes = [loglog_slope(ODE_DEPTHS, e) for k in WEIGHTS for e in ode_error[k]]
+for key, slopes_ in ode_slopes.items():
+    say(
+        f"{key:18s} log-log 斜率 {min(slopes_):.3f} 到 {max(slopes_):.3f}",
+        f"{key:18s} log-log slope {min(slopes_):.3f} to {max(slopes_):.3f}",
+    )
+say(
+    f"误差的 log-log 斜率 {min(euler_slopes):.3f} 到 {max(euler_slopes):.3f}",
+    f"log-log slope of the error {min(euler_slopes):.3f} to {max(euler_slopes):.3f}",
+)
+
+# %%
+publish.number("ode_euler_slope_low", min(euler_slopes), "{:.2f}", seeds=ODE_SEEDS)
+publish.number("ode_euler_slope_high", max(euler_slopes), "{:.2f}", seeds=ODE_SEEDS)
+for kind in WEIGHTS:
+    publish.spread(f"ode_error_{kind}_first", ode_error[kind][:, 0], ODE_SEEDS, "{:.2g}")
+    publish.spread(f"ode_error_{kind}_last", ode_error[kind][:, -1], ODE_SEEDS, "{:.2g}")
+first_order = publish.claim(
+    "ode_first_order",
+    min(euler_slopes) > -1.05 and max(euler_slopes) < -0.95,
+    zh="整个堆叠共用一组权重或权重随深度平滑变化时，$L$ 块的输出收敛到 ODE 的解，而且是一阶的：在每个种子里，两种权重下误差对 $L$ 的 "
+    "log-log 斜率都在 {{ ode_euler_slope_low }} 到 {{ ode_euler_slope_high }} 之间（欧拉法预测 −1，即块数翻倍、误差减半）；"
+    "共享权重时误差从 $L$ = {{ ode_depth_min }} 的 {{ ode_error_shared_first_spread }} 降到 $L$ = {{ ode_depth_max }} 的 "
+    "{{ ode_error_shared_last_spread }}，平滑权重时从 {{ ode_error_smooth_first_spread }} 降到 {{ ode_error_smooth_last_spread }}",
+    en="With one set of weights for the whole stack or weights smooth in depth, the $L$-block output converges to the ODE's solution, "
+    "at first order: in every seed, under both kinds of weights, the log-log slope of the error against $L$ is between "
+    "{{ ode_euler_slope_low }} and {{ ode_euler_slope_high }} (Euler's method predicts −1: twice the blocks, half the "
+    "error); with shared weights the error falls from {{ ode_error_shared_first_spread }} at $L$ = {{ ode_depth_min }} "
+    "to {{ ode_error_shared_last_spread }} at $L$ = {{ ode_depth_max }}, with smooth ones from "
+    "{{ ode_error_smooth_first_spread }} to {{ ode_error_smooth_last_spread }}",
+    evidence=f"slopes {min(euler_slopes):.3f} to {max(euler_slopes):.3f}",
+    every="seed",
+)
+shared = ode_move["shared"]
+publish.spread("ode_shared_move_last", shared[:, -1], ODE_SEEDS, "{:.2f}")
+iid_slopes = ode_slopes["iid_linear"]
+publish.number("ode_iid_slope_low", min(iid_slopes), "{:.2f}", seeds=ODE_SEEDS)
+publish.number("ode_iid_slope_high", max(iid_slopes), "{:.2f}", seeds=ODE_SEEDS)
+publish.spread("ode_iid_move_first", ode_move["iid_linear"][:, 0], ODE_SEEDS, "{:.2f}")
+publish.spread("ode_iid_move_last", ode_move["iid_linear"][:, -1], ODE_SEEDS, "{:.3f}")
+shared_steady = (shared[:, -1] / shared[:, 2]).tolist()  # L = 256 against L = 16
+identity = publish.claim(
+    "ode_iid_identity",
+    min(iid_slopes) > -0.6
+    and max(iid_slopes) < -0.4
+    and max(abs(r - 1) for r in shared_steady) < 0.05,
+    zh="各块的权重相互独立地抽取时，乘以 $1/L$ 的堆叠趋于恒等映射：输出离 $x_0$ 的距离从 $L$ = {{ ode_depth_min }} 的 "
+    "{{ ode_iid_move_first_spread }} 降到 $L$ = {{ ode_depth_max }} 的 {{ ode_iid_move_last_spread }}（以 $x_0$ 的 RMS 为单位），"
+    "在每个种子里 log-log 斜率都在 {{ ode_iid_slope_low }} 到 {{ ode_iid_slope_high }} 之间，即按 $1/\\sqrt{L}$ 下降："
+    "$L$ 个均值为零的独立写入各乘以 $1/L$，和的大小是 $\\sqrt{L}/L$；共享权重时这个距离停在 {{ ode_shared_move_last_spread }}",
+    en="With the blocks' weights drawn independently of one another, the stack scaled by $1/L$ tends to the identity: the output's "
+    "distance from $x_0$ falls from {{ ode_iid_move_first_spread }} at $L$ = {{ ode_depth_min }} to "
+    "{{ ode_iid_move_last_spread }} at $L$ = {{ ode_depth_max }} (in units of $x_0$'s RMS), with a log-log slope between "
+    "{{ ode_iid_slope_low }} and {{ ode_iid_slope_high }} in every seed, that is like $1/\\sqrt{L}$: $L$ independent "
+    "writes of mean zero, each times $1/L$, add up to a size of $\\sqrt{L}/L$; with shared weights the distance stays "
+    "at {{ ode_shared_move_last_spread }}",
+    evidence=f"iid slopes {min(iid_slopes):.3f} to {max(iid_slopes):.3f}; shared L=256/L=16 "
+    f"{min(shared_steady):.3f} to {max(shared_steady):.3f}",
+    every="seed",
+)
+ratio = ode_move["iid_linear_redraw"] / ode_move["iid_linear"]  # (seeds, depths)
+publish.number("ode_redraw_low", ratio.min(), "{:.2f}", seeds=ODE_SEEDS)
+publish.number("ode_redraw_high", ratio.max(), "{:.2f}", seeds=ODE_SEEDS)
+redraw = publish.claim(
+    "ode_iid_redraw",
+    ratio.min() > 0.6 and ratio.max() < 1.5,
+    zh="剩下的那一点移动也由各块各自的抽取决定，而不是由一条随深度变化的权重路径决定：把奇数块重新抽取一次，"
+    "输出移动的距离是它离 $x_0$ 的距离的 {{ ode_redraw_low }} 到 {{ ode_redraw_high }} 倍，在每个深度、每个种子里都是"
+    "（预测约 1），并不随 $L$ 变小",
+    en="What little movement is left is set by the blocks' individual draws, not by a path of weights through depth: drawing "
+    "the odd-numbered blocks again moves the output by {{ ode_redraw_low }} to {{ ode_redraw_high }} times its distance "
+    "from $x_0$ at every depth and in every seed (about 1 predicted), a fraction that does not shrink with $L$",
+    evidence=f"redraw/move ratio {ratio.min():.3f} to {ratio.max():.3f}",
+    every=("depth", "seed"),
+)
+sqrt_slopes = ode_slopes["iid_sqrt"] + ode_slopes["iid_sqrt_redraw"]
+sqrt_runs = np.concatenate([ode_move["iid_sqrt"], ode_move["iid_sqrt_redraw"]])
+publish.number("ode_sqrt_low", sqrt_runs.min(), "{:.2f}", seeds=ODE_SEEDS)
+publish.number("ode_sqrt_high", sqrt_runs.max(), "{:.2f}", seeds=ODE_SEEDS)
+sqrt_random = publish.claim(
+    "ode_sqrt_random",
+    sqrt_runs.min() > 0.6 and sqrt_runs.max() < 1.6 and max(abs(s) for s in sqrt_slopes) < 0.1,
+    zh="乘以 $1/\\sqrt{L}$ 时，独立权重的堆叠不趋于恒等映射，输出也不趋于一个确定的值：在每个深度、每个种子里，"
+    "输出离 $x_0$ 的距离和重抽奇数块后移动的距离都在 $x_0$ 的 RMS 的 {{ ode_sqrt_low }} 到 {{ ode_sqrt_high }} 倍之间，"
+    "不随 $L$ 变小",
+    en="Scaled by $1/\\sqrt{L}$, the stack of independent weights tends neither to the identity nor to one definite "
+    "output: at every depth and in every seed, the output's distance from $x_0$ and how far re-drawing the odd blocks "
+    "moves it are both between {{ ode_sqrt_low }} and {{ ode_sqrt_high }} times $x_0$'s RMS, not shrinking with $L$",
+    evidence=f"range {sqrt_runs.min():.3f}-{sqrt_runs.max():.3f}, slopes up to {max(abs(s) for s in sqrt_slopes):.3f}",
+    every=("depth", "seed"),
+)
+publish.figure(
+    "ode-view",
+    lambda tr: ode_figure(ODE_DEPTHS, ode_error, ode_move, tr),
+    alt=(
+        f"两幅双对数折线图（{len(ODE_SEEDS)} 个种子的中位数与范围），横轴为块数 L。(a) 与 ODE 解的距离：{first_order[0]}。"
+        f"(b) 输出移动了多远：{identity[0]}；{redraw[0]}；{sqrt_random[0]}。",
+        f"Two log-log line charts (median and range over {len(ODE_SEEDS)} seeds) against the number of blocks L. "
+        f"(a) The distance to the ODE's solution: {first_order[1]}. (b) How far the output moves: {identity[1]}; "
+        f"{redraw[1]}; {sqrt_random[1]}.",
+    ),
 )
