@@ -75,6 +75,9 @@ def euler(path: Path, x_0: torch.Tensor, depth: int) -> torch.Tensor:
     return stack(x_0, [path.at(k / depth) for k in range(depth)], 1 / depth)
 
 
+# --8<-- [end:ode-stack]
+
+
 def rk4(path: Path, x_0: torch.Tensor, steps: int = 64) -> torch.Tensor:
     """The ODE's solution at t = 1 by classical Runge–Kutta (error ~ steps⁻⁴): the reference."""
     x, h = x_0, 1 / steps
@@ -86,9 +89,6 @@ def rk4(path: Path, x_0: torch.Tensor, steps: int = 64) -> torch.Tensor:
         k_4 = f(x + h * k_3, path.at(t + h))
         x = x + h / 6 * (k_1 + 2 * k_2 + 2 * k_3 + k_4)
     return x
-
-
-# --8<-- [end:ode-stack]
 
 
 def euler_error(kind: str, depths: list[int], seed: int) -> list[float]:
