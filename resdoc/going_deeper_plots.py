@@ -179,3 +179,31 @@ def reversible_figure(
         ax.set_xticks(depths, [str(d) for d in depths])
         ax.minorticks_off()
     return fig
+
+
+def refinement_figure(writes: np.ndarray, readout: np.ndarray, tr: Translator) -> plt.Figure:
+    r"""Trained residual nets: (a) each block's write $\lVert \mathcal{F}_l(x_l) \rVert / \lVert x_l \rVert$,
+    ``writes`` (seeds, blocks); (b) the net's own head applied to $x_l$, ``readout`` (seeds, 1 + blocks),
+    test accuracy in %."""
+    fig, (a, b) = panels(tr, 2, height=3.2, narrow_height=2.6)
+    blocks = np.arange(writes.shape[1])
+    median_band(a, blocks, writes, RESIDUAL, "o-", ms=4)
+    a.set(
+        ylim=(0, None),
+        xlabel=tr("块 l", "block l"),
+        ylabel=r"$\Vert \mathcal{F}_l(x_l) \Vert \,/\, \Vert x_l \Vert$",
+        title=tr("每个块写入的相对大小", "how much each block writes"),
+    )
+    a.set_xticks(blocks)
+    stages = np.arange(readout.shape[1])
+    median_band(b, stages, 100 * readout, RESIDUAL, "o-", ms=4)
+    b.axhline(10, ls=":", lw=1.2, color=GREY, label=tr("随机猜测（10%）", "chance (10%)"))
+    b.set(
+        ylim=(0, 105),
+        xlabel=tr("读出的残差流 x_l（l 个块之后）", "stream read, x_l (after l blocks)"),
+        ylabel=tr("测试准确率（%）", "test accuracy (%)"),
+        title=tr("网络自己的分类头读 x_l", "the net's own head reads x_l"),
+    )
+    b.set_xticks(stages)
+    b.legend(loc="lower right", fontsize=8)
+    return fig
