@@ -190,7 +190,7 @@ def refinement_figure(writes: np.ndarray, readout: np.ndarray, tr: Translator) -
     median_band(a, blocks, writes, RESIDUAL, "o-", ms=4)
     a.set(
         ylim=(0, None),
-        xlabel=tr("块 $l$", "block $l$"),
+        xlabel=tr("块 l", "block l"),
         ylabel=r"$\Vert \mathcal{F}_l(x_l) \Vert \,/\, \Vert x_l \Vert$",
         title=tr("每个块写入的相对大小", "how much each block writes"),
     )
@@ -200,9 +200,9 @@ def refinement_figure(writes: np.ndarray, readout: np.ndarray, tr: Translator) -
     b.axhline(10, ls=":", lw=1.2, color=GREY, label=tr("随机猜测（10%）", "chance (10%)"))
     b.set(
         ylim=(0, 105),
-        xlabel=tr("读出的残差流 $x_l$（$l$ 个块之后）", "stream read, $x_l$ (after $l$ blocks)"),
+        xlabel=tr("读出的残差流 x_l（l 个块之后）", "stream read, x_l (after l blocks)"),
         ylabel=tr("测试准确率（%）", "test accuracy (%)"),
-        title=tr("网络自己的分类头读 $x_l$", "the net's own head reads $x_l$"),
+        title=tr("网络自己的分类头读 x_l", "the net's own head reads x_l"),
     )
     b.set_xticks(stages)
     b.legend(loc="center right", fontsize=8)
