@@ -54,7 +54,7 @@ def question_findings(page: str, lang: str, where: str) -> list[str]:
 def test_every_question_opens_with_a_spoken_answer_then_a_depth_block(lang):
     path = PAGES / f"12-interview.{lang}.md"
     page = path.read_text(encoding="utf-8")
-    assert page.count("??? question") == 39
+    assert page.count("??? question") == 40
     assert question_findings(page, lang, str(path)) == []
 
 
