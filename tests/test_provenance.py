@@ -40,7 +40,9 @@ def test_a_line_belongs_to_the_code_cell_it_is_in_with_that_cells_section(tmp_pa
 def test_a_heading_with_a_formula_is_said_in_plain_characters(tmp_path):
     """A tooltip shows text, not typeset TeX: "$1/\\sqrt{N}$" in a heading reads 1/√N."""
     script = tmp_path / "09-demo.py"
-    script.write_text(SCRIPT.replace("## Training error", "## Projections times $1/\\sqrt{N}$"), "utf-8")
+    script.write_text(
+        SCRIPT.replace("## Training error", "## Projections times $1/\\sqrt{N}$"), "utf-8"
+    )
     assert provenance.cell_of(script, 14).heading["en"] == "Projections times 1/√N"
 
 

@@ -9,9 +9,12 @@ as much as the whole warm build. A formula KaTeX rejects fails the build, naming
 the TeX. Rendered formulas are remembered for the life of the process (both languages share
 most of them; ``mkdocs serve`` rebuilds often).
 
-A formula in a sentence is followed by U+2060 WORD JOINER where punctuation closes it ("$x$，",
-"$x$."): the browser treats the formula as one object it may break after, so on a phone a line
-could start with that comma; the joiner forbids that break and shows nothing.
+A formula in a sentence and the punctuation that closes it ("$x$，", "$x$.") are kept on one
+line (``<span class="rd-nobreak">``, ``white-space: nowrap``): the browser treats a formula as
+objects it may always break after, so on a phone a line could start with that comma. A word
+joiner (U+2060) does not stop Chromium there. Only a formula of one piece is kept so (most
+are: KaTeX breaks a formula only after a relation or an operator), since it has no break of
+its own to lose; a longer one kept whole could run past a phone's column.
 
 KaTeX writes HTML only (no MathML beside it, which was a third of a chapter's elements) and
 hides it from screen readers; each formula is named instead: ``role="math"`` and the formula
@@ -42,7 +45,6 @@ _ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">\s*\\([(\[])(.*?)\\[)\
 _CODE = re.compile(r"(<(pre|code)\b.*?</\2>)", re.S)
 # punctuation that may not start a line (Chinese and ASCII): kept with the formula before it
 _CLOSING = re.compile(r"[，。、；：）！？」』》,.;:)!?]")
-WORD_JOINER = "\u2060"
 _DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\s)(.+?)(?<![\\\s])\$", re.S)
 
 
@@ -231,7 +233,7 @@ def typeset(
             elif p[1]:
                 out.append(_display(next(in_cell), lang))
             else:
-                out.append(next(in_cell) + _joiner(after if isinstance(after, str) else ""))
+                out.append(_kept_with(next(in_cell), after if isinstance(after, str) else ""))
         pos = end
     out.append(page_html[pos:])
 
@@ -239,18 +241,24 @@ def typeset(
         if match[2] == "[":
             return f'<div class="arithmatex">{_display(next(in_text), lang)}</div>'
         after = match.string[match.end() : match.end() + 1]
-        return f'<span class="arithmatex">{next(in_text)}</span>{_joiner(after)}'
+        return _kept_with(f'<span class="arithmatex">{next(in_text)}</span>', after)
 
-    page_html = _ARITHMATEX.sub(arithmatex, "".join(out))
+    page_html = _DROP_AFTER.sub("", _ARITHMATEX.sub(arithmatex, "".join(out)))
     head, end_of_head, body = page_html.partition("</head>")
     if not end_of_head:  # a fragment (tests): nothing to preload into
         return page_html
     return head + font_preloads(body, root, site_root) + end_of_head + body
 
 
-def _joiner(text_after: str) -> str:
-    """A word joiner if the text after an in-line formula starts with closing punctuation."""
-    return WORD_JOINER if _CLOSING.match(text_after) else ""
+_KEPT_END = "<!--rd-kept-->"  # marks the punctuation moved into the span, dropped after it
+_DROP_AFTER = re.compile(rf"{_KEPT_END}[{_CLOSING.pattern[1:-1]}]")
+
+
+def _kept_with(formula: str, text_after: str) -> str:
+    """An in-line formula, and the punctuation that closes it kept on its line."""
+    if not _CLOSING.match(text_after) or formula.count('class="katex-base"') > 1:
+        return formula  # a formula of several pieces keeps its own breaks: nowrap could overflow
+    return f'<span class="rd-nobreak">{formula}{text_after[0]}</span>{_KEPT_END}'
 
 
 def _split_dollars(cell_html: str) -> list:
