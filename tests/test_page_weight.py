@@ -84,9 +84,12 @@ def test_punctuation_after_an_inline_formula_is_kept_on_its_line():
         '<div class="jp-RenderedMarkdown"><p>$a$, $b$ and $c = d$; so</p></div>'
     )
     html = math.typeset(page, "p.md", ROOT, "", markdown_cells=1)
-    # "，", "." and the cell's "," move into the span, once; not " 与" or " and", nor the ";"
-    # after c = d, which KaTeX may break after its "=": kept whole it could overflow a phone
-    assert html.count('<span class="rd-nobreak">') == 3 and "</span>; so" in html
+    # "，", "." and the cell's "," move into the span, once; not " 与" or " and"
+    assert html.count('<span class="rd-nobreak">') == 3
+    # c = d may break after its "=" (kept whole, a long one would overflow a phone): its ";"
+    # joins its last piece instead, and its name, since its HTML is hidden from screen readers
+    assert '<span class="rd-mark">;</span>' in html and 'aria-label="c = d;"' in html
+    assert "; so" not in html and " so" in html
     for kept in ("，</span>且", ".</span> <", ",</span> <"):
         assert kept in html
     assert html.count("，") == 1 and html.count(",") == 1 and "rd-kept" not in html

@@ -250,15 +250,28 @@ def typeset(
     return head + font_preloads(body, root, site_root) + end_of_head + body
 
 
+_NAME = re.compile(r'aria-label="[^"]*"')
 _KEPT_END = "<!--rd-kept-->"  # marks the punctuation moved into the span, dropped after it
 _DROP_AFTER = re.compile(rf"{_KEPT_END}[{_CLOSING.pattern[1:-1]}]")
 
 
+_LAST_PIECE_END = "</span></span></span>"  # KaTeX's last piece, its HTML, the formula
+
+
 def _kept_with(formula: str, text_after: str) -> str:
     """An in-line formula, and the punctuation that closes it kept on its line."""
-    if not _CLOSING.match(text_after) or formula.count('class="katex-base"') > 1:
-        return formula  # a formula of several pieces keeps its own breaks: nowrap could overflow
-    return f'<span class="rd-nobreak">{formula}{text_after[0]}</span>{_KEPT_END}'
+    if not _CLOSING.match(text_after):
+        return formula
+    mark = text_after[0]
+    if formula.count('class="katex-base"') == 1:
+        return f'<span class="rd-nobreak">{formula}{mark}</span>{_KEPT_END}'
+    # several pieces: nowrap could run past a phone's column, so the mark joins the last piece
+    # (the formula's HTML is hidden from screen readers: its name says the mark instead)
+    if not formula.endswith(_LAST_PIECE_END):
+        raise ValueError(f"KaTeX's in-line HTML changed: {formula[-80:]!r}")
+    cut = len(formula) - len(_LAST_PIECE_END)
+    inside = f'{formula[:cut]}<span class="rd-mark">{mark}</span>{formula[cut:]}'
+    return _NAME.sub(lambda m: f'{m[0][:-1]}{html.escape(mark)}"', inside, count=1) + _KEPT_END
 
 
 def _split_dollars(cell_html: str) -> list:
