@@ -32,8 +32,6 @@ from resdoc.add_norm import (
     TransformerConfig,
     adaptive_step_spread,
     init_study,
-    layer_norm_jacobian_check,
-    ln_gradient_profile,
     lr_sweep,
     power_fit,
     radam_rectifier,
@@ -41,6 +39,7 @@ from resdoc.add_norm import (
     stream_profile,
 )
 from resdoc.add_norm_admin import amplification_study
+from resdoc.add_norm_jacobian import layer_norm_jacobian_check, ln_gradient_profile
 from resdoc.add_norm_plots import (
     amplification_figure,
     final_ln_figure,
