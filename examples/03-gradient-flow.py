@@ -448,12 +448,12 @@ spectrum_claims = [
     publish.claim(
         "sp_residual_doubles",
         all(1 / 3 < off < 3 for off in residual_off),
-        zh="同样的 He 初始化加上捷径，奇异值平方的均值每块翻一倍，正如 $\\chi = 2$ 所预测："
+        zh="同样的 He 初始化加上捷径，奇异值平方的均值每块翻一倍，正如 χ = 2 所预测："
         "中位数在 {{ sp_depth_min }} 块时为 {{ ms_residual_d4_spread }}，对应 $2^4$ = 16；"
         "{{ sp_depth_max }} 块时为 {{ ms_residual_d64_spread }}，对应 $2^{64}$ ≈ {{ mf_residual_d64 }}；"
         "在测过的每个深度上，中位数与 $2^L$ 相差不到 3 倍。",
         en="The same He init with shortcuts doubles the mean squared singular value per block, as "
-        "$\\chi = 2$ predicts: its median is {{ ms_residual_d4_spread }} at {{ sp_depth_min }} blocks, "
+        "χ = 2 predicts: its median is {{ ms_residual_d4_spread }} at {{ sp_depth_min }} blocks, "
         "against $2^4$ = 16, and {{ ms_residual_d64_spread }} at {{ sp_depth_max }}, against $2^{64}$ ≈ "
         "{{ mf_residual_d64 }}; at every depth measured the median is within a factor of 3 of $2^L$.",
         evidence="median / 2^L per depth: " + ", ".join(f"{off:.2f}" for off in residual_off),
@@ -464,11 +464,11 @@ spectrum_claims = [
         max(inverse_cond[d].max() for d in SPECTRUM_DEPTHS) < 1e-3
         and inverse_cond[64].max() < RESOLUTION,
         zh="这个“1”也没有让它良态：在测过的每个深度、每个种子里，最小奇异值都不到最大奇异值的 $10^{-3}$；"
-        "{{ sp_depth_min }} 块时条件数 $\\sigma_\\text{max}/\\sigma_\\text{min}$ 已是 {{ cond_residual_d4_spread }}，"
-        "{{ sp_depth_max }} 块时，5 个种子最小的奇异值都低于 float64 能分辨的 {{ sp_resolution }} 倍最大奇异值。",
+        "{{ sp_depth_min }} 块时条件数（最大与最小奇异值之比）已是 {{ cond_residual_d4_spread }}，"
+        "{{ sp_depth_max }} 块时，每个种子最小的奇异值都低于 float64 能分辨的 {{ sp_resolution }} 倍最大奇异值。",
         en='Nor does the "1" make it well conditioned: at every depth measured and in every seed the '
         "smallest singular value is below $10^{-3}$ of the largest; at {{ sp_depth_min }} blocks the "
-        "condition number $\\sigma_\\text{max}/\\sigma_\\text{min}$ is already {{ cond_residual_d4_spread }}, and "
+        "condition number (the largest singular value over the smallest) is already {{ cond_residual_d4_spread }}, and "
         "at {{ sp_depth_max }} blocks, in every seed, the smallest singular values lie below what float64 "
         "resolves, {{ sp_resolution }} of the largest.",
         evidence="largest sigma_min/sigma_max per depth: "
@@ -483,13 +483,13 @@ spectrum_claims = [
         and scaled_all.max() < 10
         and max(cond["residual-scaled", d].max() for d in SPECTRUM_DEPTHS) < 50
         and 2 / 3 < scaled_cond[64] / scaled_cond[4] < 1.5,
-        zh="把分支末层乘以 $1/\\sqrt{L}$，大小和形状都受到控制：奇异值平方的均值在 {{ sp_depth_min }} 块时为 "
+        zh="把分支末层乘以 1/√L，大小和形状都受到控制：奇异值平方的均值在 {{ sp_depth_min }} 块时为 "
         "{{ ms_residual-scaled_d4_spread }}，{{ sp_depth_max }} 块时为 {{ ms_residual-scaled_d64_spread }}，"
         "在测过的每个深度上都与 $(1 + 1/L)^L$（不超过 $e$ ≈ 2.72）相差不到 15%；"
         "所有深度、所有种子的奇异值都在 {{ sigma_scaled_min }} 到 {{ sigma_scaled_max }} 之间；"
         "条件数在 {{ sp_depth_min }} 块时为 {{ cond_residual-scaled_d4_spread }}，{{ sp_depth_max }} 块时为 "
         "{{ cond_residual-scaled_d64_spread }}，中位数相差不到一半，不随深度增长。",
-        en="With the branches' last layers times $1/\\sqrt{L}$, both size and shape stay in bounds: the "
+        en="With the branches' last layers times 1/√L, both size and shape stay in bounds: the "
         "mean squared singular value is {{ ms_residual-scaled_d4_spread }} at {{ sp_depth_min }} blocks and "
         "{{ ms_residual-scaled_d64_spread }} at {{ sp_depth_max }}, within 15% of $(1 + 1/L)^L$ (at most "
         "$e$ ≈ 2.72) at every depth measured; at every depth and in every seed the singular values lie "

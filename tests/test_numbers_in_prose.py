@@ -100,7 +100,9 @@ def _prose_pages(site: Path):
         if article is None:
             continue
         for hidden in article.select(NOT_PROSE):
-            hidden.replace_with(_word_for(hidden.get_text()))
+            # the punctuation drawn inside a formula's last piece (math.py) is the sentence's
+            marks = "".join(mark.get_text() for mark in hidden.select(".rd-mark"))
+            hidden.replace_with(_word_for(hidden.get_text()) + marks)
         yield relative, article
 
 
