@@ -9,12 +9,12 @@ as much as the whole warm build. A formula KaTeX rejects fails the build, naming
 the TeX. Rendered formulas are remembered for the life of the process (both languages share
 most of them; ``mkdocs serve`` rebuilds often).
 
-A formula in a sentence and the punctuation that closes it ("$x$，", "$x$.") are kept on one
-line (``<span class="rd-nobreak">``, ``white-space: nowrap``): the browser treats a formula as
-objects it may always break after, so on a phone a line could start with that comma. A word
-joiner (U+2060) does not stop Chromium there. Only a formula of one piece is kept so (most
-are: KaTeX breaks a formula only after a relation or an operator), since it has no break of
-its own to lose; a longer one kept whole could run past a phone's column.
+A formula in a sentence and the punctuation that closes it ("$x$，", "$x$.") stay on one line:
+the browser treats a formula as boxes it may always break after, so on a phone a line could
+start with that comma (a word joiner, U+2060, does not stop Chromium there). A formula of one
+piece and its mark go in one span that does not wrap (``rd-nobreak``); in a formula of
+several pieces (KaTeX breaks after a relation or an operator) the mark is drawn inside the
+last piece (``rd-mark``), since the whole kept together could run past a phone's column.
 
 KaTeX writes HTML only (no MathML beside it, which was a third of a chapter's elements) and
 hides it from screen readers; each formula is named instead: ``role="math"`` and the formula
@@ -253,8 +253,6 @@ def typeset(
 _NAME = re.compile(r'aria-label="[^"]*"')
 _KEPT_END = "<!--rd-kept-->"  # marks the punctuation moved into the span, dropped after it
 _DROP_AFTER = re.compile(rf"{_KEPT_END}[{_CLOSING.pattern[1:-1]}]")
-
-
 _LAST_PIECE_END = "</span></span></span>"  # KaTeX's last piece, its HTML, the formula
 
 
@@ -268,7 +266,10 @@ def _kept_with(formula: str, text_after: str) -> str:
     # several pieces: nowrap could run past a phone's column, so the mark joins the last piece
     # (the formula's HTML is hidden from screen readers: its name says the mark instead)
     if not formula.endswith(_LAST_PIECE_END):
-        raise ValueError(f"KaTeX's in-line HTML changed: {formula[-80:]!r}")
+        raise markup.MarkupChanged(
+            f"KaTeX's in-line HTML no longer ends with {_LAST_PIECE_END!r}: {formula[-80:]!r}. "
+            "Update resdoc/sitegen/math.py (_kept_with)."
+        )
     cut = len(formula) - len(_LAST_PIECE_END)
     inside = f'{formula[:cut]}<span class="rd-mark">{mark}</span>{formula[cut:]}'
     return _NAME.sub(lambda m: f'{m[0][:-1]}{html.escape(mark)}"', inside, count=1) + _KEPT_END
