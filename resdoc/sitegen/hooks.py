@@ -6,21 +6,21 @@ What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` a
 ``on_post_build`` (or ``on_build_error``).
 
 - ``on_config``: start jieba, the search index's Chinese segmenter, from the cache.
-- ``on_pre_build``: bring every example up to date (cached; see ``examples.py``); start a pass.
+- ``on_pre_build``: bring every example up to date and start a pass (stage 1 of
+  ``stages.py``).
 - ``on_files``: add what the build generates for the pass's language (``generated.py``); read
   the bibliography and every page's citations (``citations.py``).
 - ``on_env``: keep Material's compiled templates between builds.
 - ``on_pre_page``: example pages show mkdocs-jupyter's HTML of their notebook, with the
   chapter's number, download links and how to run them, the bookkeeping folded, cell anchors,
   and without the CDN scripts nbconvert adds (see ``example_pages.py``).
-- ``on_page_markdown``: link citations to the references page, whose entries list the pages
-  citing them (``citations.py``); number figures and labelled formulas and resolve references
-  to them (``apparatus.py``); fill ``{{ result:… }}``, naming the page of a bad one
-  (pymdownx.snippets' ``check_paths`` fails on a missing include, and MkDocs names the page).
-- ``on_page_content``: figures in their variants, with numbers and captions (``figures.py``);
-  measured numbers say where they come from; example pages weigh less in search than
-  chapters, their code cells unindexed (``search.py``).
-- ``on_post_page``: no stray gaps in Chinese text (``cjk.py``); formulas typeset; each page
+- ``on_page_markdown``: the page's Markdown filled in (stage 2): citations, listings, numbered
+  figures and formulas, ``{{ result:… }}``, naming the page of a bad one (pymdownx.snippets'
+  ``check_paths`` fails on a missing include, and MkDocs names the page).
+- ``on_page_content``: the page's body (stage 3): figures in their variants, measured numbers
+  linked to their cells; the titles MkDocs shows made plain; example pages weigh less in search
+  than chapters, their code cells unindexed (``search.py``).
+- ``on_post_page``: the whole page (stage 4: Chinese lines joined, formulas typeset); each page
   fetches its language's search index once search is opened (``search.py``); small fixes to
   Material's markup, each counted (``markup.py``).
 - ``on_post_template``: a 404 page per language, in its language.
@@ -34,11 +34,9 @@ Internals of other packages these hooks rely on are listed in ``private.py``.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -52,40 +50,29 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from resdoc.sitegen import (
-    apparatus,
     chapters,
     citations,
-    cjk,
     example_pages,
-    figures,
     generated,
-    listings,
     markup,
     math,
     notebook_css,
     private,
-    provenance,
     redirects,
     search,
     segmenter,
+    stages,
 )
 from resdoc.sitegen.conventions import languages
-from resdoc.sitegen.examples import Example, ExampleRunner, installed_versions
+from resdoc.sitegen.examples import installed_versions
 from resdoc.sitegen.notebooks import write_if_changed
-from resdoc.sitegen.pages import (
-    MEASURED,
-    PageError,
-    fill_results,
-    mark_measured,
-    measured_refs,
-    plain_text,
-)
+from resdoc.sitegen.pages import plain_text
+from resdoc.sitegen.stages import LanguagePass
 from resdoc.sitegen.translations import lagging_pages, missing_twins
-from resdoc.sitegen.ui_text import BEHIND_NOTICE, CHAPTER_LABEL, SEARCH_LABEL
+from resdoc.sitegen.ui_text import CHAPTER_LABEL, SEARCH_LABEL
 
 log = logging.getLogger("mkdocs.resdoc")
 
-CJK_LANGUAGES = ("zh",)  # written without spaces between words: line breaks must not show
 NOTEBOOK_CSS = "notebook.css"  # beside each example page: only the rules it uses
 
 
@@ -104,39 +91,14 @@ def _prefixes(config: MkDocsConfig) -> dict[str, str]:
     return {lang: "" if lang == order[0] else f"{lang}/" for lang in order}
 
 
-@dataclass
-class LanguagePass:
-    """One language's pass over the site: its examples' results, its language and folders."""
-
-    root: Path
-    cache: Path
-    lang: str  # the language being built, as Material is configured for it
-    prefixes: dict[str, str]  # language -> its folder in the site ("" for the default one)
-    examples: list[Example]
-    results: dict[str, dict] = field(default_factory=dict)
-    provenance: dict[str, tuple[str, dict]] = field(default_factory=dict)
-    lagging: dict[str, str] = field(default_factory=dict)  # page -> language that is behind
-    measured: dict[str, int] = field(default_factory=dict)  # page -> measured numbers in it
-    bibliography: citations.Bibliography | None = None  # read once the pass has its files
-    numbered: dict[str, apparatus.Apparatus] = field(default_factory=dict)  # page -> figures, eqs
-    markdown_cells: dict[str, int] = field(default_factory=dict)  # example page -> its notebook's
-
-    @classmethod
-    def start(cls, config: MkDocsConfig) -> LanguagePass:
-        root, cache = _root(config), _cache(config)
-        runner = ExampleRunner(
-            root, cache / "examples", report=lambda line: log.info("resdoc: %s", line)
-        )
-        examples, _ = runner.run_all()
-        return cls(
-            root=root,
-            cache=cache,
-            lang=config.theme["language"],  # mkdocs-static-i18n sets it for each pass
-            prefixes=_prefixes(config),
-            examples=examples,
-            results={e.name: e.results() for e in examples},
-            provenance={e.name: (e.script.as_posix(), e.provenance()) for e in examples},
-        )
+def _start_pass(config: MkDocsConfig) -> LanguagePass:
+    return LanguagePass.start(
+        _root(config),
+        _cache(config),
+        config.theme["language"],  # mkdocs-static-i18n sets it for each pass
+        _prefixes(config),
+        report=lambda line: log.info("resdoc: %s", line),
+    )
 
 
 _pass: LanguagePass | None = None
@@ -161,7 +123,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_pre_build(*, config: MkDocsConfig) -> None:
     global _pass
     math.renderer(_root(config))  # node loads KaTeX while the examples are checked
-    _pass = LanguagePass.start(config)
+    _pass = _start_pass(config)
 
 
 def on_env(env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
@@ -199,43 +161,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
 
 
 def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-    state = current()
-    if state.bibliography is not None:
-        markdown = state.bibliography.linked(markdown, page.file.src_uri)
-    try:
-        markdown = listings.expand(
-            markdown,
-            state.root,
-            functools.partial(
-                listings.source_note,
-                lang=state.lang,
-                example=_example_link(page.file.src_uri, state.root),
-                repo_url=config.repo_url,
-            ),
-        )
-    except LookupError as error:
-        raise PageError(f"{page.file.src_uri}: {error}") from None
-    number = chapters.number_of(page.file.src_uri)
-    markdown, state.numbered[page.file.src_uri] = apparatus.number_page(
-        markdown, page.file.src_uri, number, state.lang
-    )
-    markdown = fill_results(markdown, page.file.src_uri, state.results, state.lang)
-    state.measured[page.file.src_uri] = markdown.count(MEASURED)
-    if number is not None:
-        markdown = chapters.label_heading(markdown, number, state.lang)
-    name = page.file.src_uri.removesuffix(".md").removesuffix(f".{state.lang}")
-    if page.file.src_uri.endswith(".md") and state.lagging.get(name) == state.lang:
-        title, _, body = markdown.partition("\n")  # the notice goes under the page title
-        markdown = f"{title}\n\n{BEHIND_NOTICE[state.lang]}{body}"
-    return markdown
-
-
-def _example_link(src_uri: str, root: Path) -> str | None:
-    """The link from a chapter to its runnable example's page, if it has one."""
-    stem = Path(src_uri).name.split(".")[0]
-    if not src_uri.startswith("chapters/") or not (root / "examples" / f"{stem}.py").is_file():
-        return None
-    return f"../examples/{stem}.ipynb"
+    return stages.markdown(current(), markdown, page.file.src_uri, config.repo_url)
 
 
 def on_pre_page(page: Page, *, config: MkDocsConfig, files: Files) -> Page:
@@ -287,30 +213,7 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
         name = uri.rsplit("/", 1)[-1].removesuffix(".svg")
         return Path(file.abs_src_path).with_name(f"{name}.json") if file is not None else None
 
-    scripts = {name: state.root / script for name, (script, _) in state.provenance.items()}
-    lang_prefix = state.prefixes.get(state.lang, "")
-
-    def href(example: str, anchor: str) -> str:
-        return provenance.link(example, anchor, page.url, lang_prefix)
-
-    def describe(ref: str) -> tuple[str, str]:
-        tip, cell = provenance.describe(ref, state.results, scripts, state.lang)
-        return tip, href(ref.partition("/")[0], cell.anchor)
-
-    where = page.file.src_uri
-    numbered = state.numbered.get(where)  # before the numbers' marks: captions have some
-    html = figures.present_figures(
-        html, figure_info, state.lang, numbered and numbered.figures, where
-    )
-    expected = state.measured.get(page.file.src_uri, 0)
-    refs = measured_refs(html)
-    html = mark_measured(html, describe, expected, page.file.src_uri)
-    if refs:  # the cells behind the page's numbers, reachable without a Tab stop per number
-        used = [
-            (ref.partition("/")[0], provenance.describe(ref, state.results, scripts, state.lang)[1])
-            for ref in refs
-        ]
-        html += provenance.section(used, _versions(refs, state.provenance), state.lang, href)
+    html = stages.content(state, html, page.file.src_uri, page.url, figure_info)
     for item in _toc_items(page.toc):
         item.title = plain_text(item.title)
     number = chapters.number_of(page.file.src_uri)
@@ -321,17 +224,6 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
     if page.title:
         page.title = plain_text(page.title)
     return html
-
-
-def _versions(refs: list[str], runs: dict[str, tuple[str, dict]]) -> str:
-    """The versions the page's examples ran with ("Python 3.11.7, torch 2.13.0+cpu, CPU
-    AVX512"): the page's provenance note, not each number's tooltip."""
-    versions: dict[str, str] = {}
-    for example in dict.fromkeys(ref.partition("/")[0] for ref in refs):
-        for name, version in runs[example][1].items():
-            versions.setdefault(name, version)
-    shown = [f"{name} {version}" for name, version in versions.items() if name != "cpu"]
-    return ", ".join(shown + ([f"CPU {versions['cpu']}"] if "cpu" in versions else []))
 
 
 def _without_label(heading: str, number: int, lang: str) -> str:
@@ -346,14 +238,8 @@ def _toc_items(items):
 
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str:
     state = current()
-    # typeset here, after the search plugin has indexed the page: the index keeps the TeX
-    site_root = "../" * page.url.count("/")
-    if state.lang in CJK_LANGUAGES:  # before KaTeX's markup: the TeX is still one span
-        output = cjk.join_lines(output)
     where = page.file.src_uri
-    output = math.typeset(
-        output, where, state.root, site_root, state.markdown_cells.get(where, 0), state.lang
-    )
+    output = stages.finished_page(state, output, where, page.url)
     output = search.for_page(output, state.prefixes[state.lang], where)
     neighbours = (page.previous_page is not None) + (page.next_page is not None)
     label = SEARCH_LABEL[state.lang]
