@@ -1,6 +1,7 @@
 """Sessions of the resdoc project: `nox -s docs`, `docs-live`, `tests`, `crossmachine`, `lint`,
 `examples-outside` (every example's downloads run in a clean venv), `docs-latest` (the build
-against the newest releases of its dependencies) and `lock`.
+against the newest releases of its dependencies), `docs-properdocs` and `docs-zensical` (the
+site built by the generators that may replace MkDocs) and `lock`.
 
 Every direct dependency is pinned in pyproject.toml (dependency groups); `nox -s lock`
 resolves each group, transitive dependencies included, into requirements/<group>.txt, and
@@ -108,6 +109,43 @@ def docs_live(session: nox.Session) -> None:
     session.run("mkdocs", "serve", "--livereload", *session.posargs, env=BUILD_ENV)
 
 
+@nox.session(name="docs-properdocs", python="3.11")
+def docs_properdocs(session: nox.Session) -> None:
+    """The site built by ProperDocs (MkDocs 1.x continued) from the same mkdocs.yml and hooks,
+    compared file by file with MkDocs' build (same example cache): the exit path when MkDocs
+    1.6.1 stops working. Not part of the test command."""
+    install(session, "properdocs")
+    scratch = Path(session.create_tmp())
+    for generator in ("mkdocs", "properdocs"):
+        site = str(scratch / f"site-{generator}")
+        session.run(generator, "build", "--strict", "--quiet", "--site-dir", site, env=BUILD_ENV)
+    ours, theirs = (str(scratch / f"site-{g}") for g in ("mkdocs", "properdocs"))
+    session.run("python", "-m", "resdoc.sitegen.compare_sites", "--files", ours, theirs)
+
+
+@nox.session(name="docs-zensical", python="3.11")
+def docs_zensical(session: nox.Session) -> None:
+    """The Markdown pages built by Zensical (with zensical-i18n) from the stages of
+    resdoc/sitegen/stages.py, each page's text, numbers, figures and formulas compared with
+    MkDocs' build: the exit path when Material reaches its end of life. The example pages and
+    search stay MkDocs-only (resdoc/sitegen/staged_build.py). Not part of the test command."""
+    install(session, "zensical")
+    scratch = Path(session.create_tmp())
+    ours = str(scratch / "site-mkdocs")
+    session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", ours, env=BUILD_ENV)
+    out = str(scratch / "zensical")
+    session.run(
+        "python",
+        "-m",
+        "resdoc.sitegen.staged_build",
+        "zensical",
+        out,
+        "--compare",
+        ours,
+        env=BUILD_ENV,
+    )
+
+
 @nox.session(python="3.11")
 def tests(session: nox.Session) -> None:
     """Run every test: resdoc, the build, the cache, and every snippet in docs/ and resdoc/.
@@ -210,8 +248,13 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
 
 
-LOCKED_GROUPS = ("test", "docs", "lint", "nox")
-WITH_PROJECT = {"test", "docs"}  # groups installed with the project: its dependencies too
+LOCKED_GROUPS = ("test", "docs", "lint", "nox", "properdocs", "zensical")
+WITH_PROJECT = {
+    "test",
+    "docs",
+    "properdocs",
+    "zensical",
+}  # groups installed with the project: its dependencies too
 
 
 @nox.session(python="3.11")

@@ -51,7 +51,6 @@ from mkdocs.structure.toc import get_toc
 
 from resdoc.sitegen import (
     chapters,
-    citations,
     example_pages,
     generated,
     markup,
@@ -68,7 +67,7 @@ from resdoc.sitegen.examples import installed_versions
 from resdoc.sitegen.notebooks import write_if_changed
 from resdoc.sitegen.pages import plain_text
 from resdoc.sitegen.stages import LanguagePass
-from resdoc.sitegen.translations import lagging_pages, missing_twins
+from resdoc.sitegen.translations import missing_twins
 from resdoc.sitegen.ui_text import CHAPTER_LABEL, SEARCH_LABEL
 
 log = logging.getLogger("mkdocs.resdoc")
@@ -146,8 +145,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     problems = missing_twins(Path(config.docs_dir))
     if problems:
         raise PluginError("Every page needs both languages:\n" + "\n".join(problems))
-    state.lagging = lagging_pages(Path(config.docs_dir))  # once per pass, not once per page
-    state.bibliography = citations.Bibliography.read(Path(config.docs_dir), state.lang)
+    state.read_pages(Path(config.docs_dir))  # once per pass, not once per page
     added = generated.katex_files(config, state.root)
     for example in state.examples:
         added += generated.example_files(config, state.root, example, state.lang, state.prefixes)

@@ -28,6 +28,7 @@ from pathlib import Path
 from resdoc.sitegen import apparatus, chapters, citations, cjk, figures, listings, math, provenance
 from resdoc.sitegen.examples import Example, ExampleRunner
 from resdoc.sitegen.pages import MEASURED, PageError, fill_results, mark_measured, measured_refs
+from resdoc.sitegen.translations import lagging_pages
 from resdoc.sitegen.ui_text import BEHIND_NOTICE
 
 CJK_LANGUAGES = ("zh",)  # written without spaces between words: line breaks must not show
@@ -65,6 +66,12 @@ class LanguagePass:
             results={e.name: e.results() for e in examples},
             provenance={e.name: (e.script.as_posix(), e.provenance()) for e in examples},
         )
+
+    def read_pages(self, docs: Path) -> None:
+        """What the pass reads of all pages at once: the translations that are behind, and
+        the bibliography with every page's citations (fails on a citation of no entry)."""
+        self.lagging = lagging_pages(docs)
+        self.bibliography = citations.Bibliography.read(docs, self.lang)
 
 
 def markdown(state: LanguagePass, text: str, page: str, repo_url: str | None) -> str:
