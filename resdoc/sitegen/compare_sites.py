@@ -20,7 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
+ARTICLE = re.compile(  # the page's body in Material's layout (and Zensical's)
+    r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S
+)
 _HIDDEN = re.compile(r"<(script|style)\b.*?</\1>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _MEASURED = re.compile(r'<a class="rd-measured"[^>]*>([^<]*)</a>')
@@ -39,7 +41,7 @@ class Reading:
 
     @classmethod
     def of(cls, page_html: str) -> Reading:
-        match = _ARTICLE.search(page_html)
+        match = ARTICLE.search(page_html)
         article = match[1] if match else ""
         text = html.unescape(_TAG.sub(" ", _HIDDEN.sub(" ", article)))
         return cls(

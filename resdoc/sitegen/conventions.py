@@ -97,6 +97,15 @@ def languages(i18n_languages: list) -> tuple[str, ...]:
     return tuple(entry["locale"] for entry in entries)
 
 
+def language_prefixes(order: tuple[str, ...]) -> dict[str, str]:
+    """Each language's folder in the site, the default (first) one at the root.
+
+    >>> language_prefixes(("zh", "en"))
+    {'zh': '', 'en': 'en/'}
+    """
+    return {lang: "" if lang == order[0] else f"{lang}/" for lang in order}
+
+
 class _IgnoreTags(yaml.SafeLoader):
     """mkdocs.yml with its tags (``!ENV``, ``!relative``) read as plain values."""
 

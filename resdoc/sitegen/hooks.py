@@ -62,7 +62,7 @@ from resdoc.sitegen import (
     segmenter,
     stages,
 )
-from resdoc.sitegen.conventions import languages
+from resdoc.sitegen.conventions import language_prefixes, languages
 from resdoc.sitegen.examples import installed_versions
 from resdoc.sitegen.notebooks import write_if_changed
 from resdoc.sitegen.pages import plain_text
@@ -87,7 +87,7 @@ def _prefixes(config: MkDocsConfig) -> dict[str, str]:
     """Each language's folder in the site ("" for the default one)."""
     i18n = config.plugins.get("i18n")
     order = languages(i18n.config.languages) if i18n else (config.theme["language"],)
-    return {lang: "" if lang == order[0] else f"{lang}/" for lang in order}
+    return language_prefixes(order)
 
 
 def _start_pass(config: MkDocsConfig) -> LanguagePass:

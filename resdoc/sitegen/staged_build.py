@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from resdoc.sitegen import compare_sites, stages
-from resdoc.sitegen.conventions import LANGUAGES, read_config
+from resdoc.sitegen.conventions import LANGUAGES, language_prefixes, read_config
 from resdoc.sitegen.examples import Example
 from resdoc.sitegen.generated import KATEX_FILES
 
@@ -38,7 +38,7 @@ _FRONT_MATTER = re.compile(r"\A(---\n.*?\n---\n)", re.S)
 
 
 def _prefixes() -> dict[str, str]:
-    return {lang: "" if lang == LANGUAGES[0] else f"{lang}/" for lang in LANGUAGES}
+    return language_prefixes(LANGUAGES)
 
 
 def page_url(page: str, lang: str) -> str:
@@ -119,9 +119,6 @@ def _copy(source: Path, target: Path) -> None:
     shutil.copyfile(source, target)
 
 
-_ARTICLE = re.compile(r'(<article class="md-content__inner md-typeset">)(.*?)(</article>)', re.S)
-
-
 def _figure_json(examples: dict[str, Example], uri: str) -> Path | None:
     """The ``<name>.json`` of ``figures/<example>/<name>.svg``, beside its SVG files."""
     _, example, name = uri.split("/")
@@ -138,11 +135,11 @@ def finish_pages(site: Path, passes: dict[str, stages.LanguagePass]) -> int:
             url = page_url(page, lang)
             path = site / state.prefixes[lang] / url / "index.html"
             html = path.read_text("utf-8")
-            match = _ARTICLE.search(html)
+            match = compare_sites.ARTICLE.search(html)
             if match is None:
                 raise LookupError(f"{path}: no <article> of Material's page layout")
-            body = stages.content(state, match[2], page, url, figure_info)
-            html = html[: match.start(2)] + body + html[match.end(2) :]
+            body = stages.content(state, match[1], page, url, figure_info)
+            html = html[: match.start(1)] + body + html[match.end(1) :]
             path.write_text(stages.finished_page(state, html, page, url), "utf-8")
             finished += 1
     return finished
