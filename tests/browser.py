@@ -26,14 +26,27 @@ CHROMIUM_ARGS = [
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    # Keep-alive, as a real host serves: a page that loads its figures at once (tests/audit.py
+    # makes them eager) then reuses Chromium's six connections instead of opening one per file
+    protocol_version = "HTTP/1.1"
+    timeout = 60  # an idle kept-alive connection's thread ends; Chromium opens a new one
+
     def log_message(self, *args):
         pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5. A page's dozens of requests at once overflow
+    # it while the busy machine of a CI run keeps this thread from accepting; the kernel then
+    # drops handshakes, the browser waits through its retries, and, once they run out, a
+    # figure fails to load (a CI run saw ch 7's after stalls of minutes).
+    request_queue_size = 128
 
 
 @contextmanager
 def serve(folder: Path):
     handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
