@@ -27,6 +27,9 @@ the docs build runs it for you.
 # seeds each. Then we look at the **training** set.
 
 # %%
+import math
+from dataclasses import replace
+
 import numpy as np
 import torch
 
@@ -41,7 +44,7 @@ from resdoc.degradation_plots import (
     signals_figure,
 )
 from resdoc.models import KINDS, MLP, MLPConfig
-from resdoc.training import PAPER_RECIPE
+from resdoc.training import PAPER_RECIPE, evaluate, train_net
 
 SEEDS = (0, 1, 2, 3, 4)
 DEPTHS = (2, 8, 16, 32)
@@ -190,17 +193,94 @@ publish.figure(
 )
 
 # %% [markdown] lang="zh"
+# ## 更长的训练，更低的学习率
+#
+# 32 个块的无残差网络也许只是还没训练够，或者学习率太高。再训练最深的无残差网络：轮数加到 4 倍
+# （学习率仍在训练的一半和四分之三处除以 10），或者学习率降到十分之一、百分之一。
+
+# %% [markdown] lang="en"
+# ## Longer training, lower learning rates
+#
+# Perhaps the 32-block plain net has only not trained long enough, or its learning rate is too
+# high. The deepest plain net again: four times the epochs (the learning rate still divided by
+# 10 at half and three quarters of training), or a learning rate ten or a hundred times lower.
+
+# %%
+RETRAIN_SEEDS = (0, 1, 2)
+LONGER = 4  # times the epochs
+recipes = {
+    "long": replace(PAPER_RECIPE, epochs=LONGER * PAPER_RECIPE.epochs),
+    "lr10": replace(PAPER_RECIPE, lr=PAPER_RECIPE.lr / 10),
+    "lr100": replace(PAPER_RECIPE, lr=PAPER_RECIPE.lr / 100),
+}
+retrained = {}
+say("每种设置下各种子的训练误差：", "Training error per recipe, per seed:")
+for name, recipe in recipes.items():
+    finals = [
+        evaluate(train_net("plain", max(DEPTHS), seed, recipe)[0], digits()[0])
+        for seed in RETRAIN_SEEDS
+    ]  # (loss, error) on the whole training set, in eval mode, per seed
+    errors, losses = [100 * error for _, error in finals], [loss for loss, _ in finals]
+    retrained[name] = errors
+    publish.spread(f"{name}_error", errors, seeds=RETRAIN_SEEDS, fmt="{:.1f}%")
+    publish.spread(f"{name}_loss", losses, seeds=RETRAIN_SEEDS, fmt="{:.2f}")
+    print(f"{name:6s}", " ".join(f"{e:.1f}%" for e in errors))
+
+steps_per_epoch = -(-len(digits()[0].y) // PAPER_RECIPE.batch_size)  # the last batch is smaller
+publish.setting("retrain_seeds", len(RETRAIN_SEEDS), "{:d}")
+publish.setting("long_factor", LONGER, "{:d}")
+publish.setting("long_epochs", recipes["long"].epochs, "{:d}")
+publish.setting("long_steps", recipes["long"].epochs * steps_per_epoch, "{:d}")
+publish.setting("lr10", recipes["lr10"].lr, "{:g}")
+publish.setting("lr100", recipes["lr100"].lr, "{:g}")
+publish.setting("chance_error", 100 * (1 - 1 / 10), "{:.0f}%")  # a uniform guess over ten digits
+publish.setting("chance_loss", math.log(10), "{:.2f}")
+two_block_worst = err("plain", 2).high
+
+
+def far_above_two_blocks(name):
+    """Every seed's training error at least 50 points above the worst 2-block plain run's."""
+    return min(retrained[name]) > two_block_worst + 50
+
+
+publish.claim(
+    "longer_still_fails",
+    far_above_two_blocks("long"),
+    zh="训练 {{ long_factor }} 倍长（{{ long_epochs }} 轮、{{ long_steps }} 步）之后，32 个块的无残差网络"
+    "训练误差仍是 {{ long_error_spread }}，每个种子都远高于 2 个块时的 {{ train_error_plain_d2_spread }}；"
+    "训练损失是 {{ long_loss_spread }}；均匀猜测的误差是 {{ chance_error }}，损失是 ln 10 ≈ {{ chance_loss }}",
+    en="Trained {{ long_factor }} times as long ({{ long_epochs }} epochs, {{ long_steps }} steps), the "
+    "32-block plain net still ends at a training error of {{ long_error_spread }}, in every seed far above "
+    "the 2-block net's {{ train_error_plain_d2_spread }}, and a training loss of {{ long_loss_spread }}; a "
+    "uniform guess has an error of {{ chance_error }} and a loss of ln\u00a010 ≈ {{ chance_loss }}",
+    evidence=f"errors {retrained['long']} against the 2-block worst {two_block_worst:.1f}%",
+    every="seed",
+)
+publish.claim(
+    "lower_lr_still_fails",
+    far_above_two_blocks("lr10") and far_above_two_blocks("lr100"),
+    zh="学习率降到 {{ lr10 }} 和 {{ lr100 }} 也一样：训练误差是 {{ lr10_error_spread }} 和 "
+    "{{ lr100_error_spread }}，每个种子都远高于 2 个块时的误差",
+    en="Learning rates of {{ lr10 }} and {{ lr100 }} leave it there too: training errors of "
+    "{{ lr10_error_spread }} and {{ lr100_error_spread }}, in every seed far above the 2-block net's",
+    evidence=f"errors at lr/10 {retrained['lr10']}, at lr/100 {retrained['lr100']}",
+    every="seed",
+)
+
+# %% [markdown] lang="zh"
 # ## 信号有没有消失
 #
 # He 等人检查过：带批量归一化的深普通网络，前向信号的方差不为零，反向梯度的范数也正常。
-# 我们在初始化时对 32 个块的网络做同样的检查：一批 128 张训练图像，训练模式（批统计量）。
+# 我们对 32 个块的网络做同一类检查，但只在初始化时做（他们是在训练中看的）：一批 128 张训练图像，
+# 训练模式（批统计量）。
 
 # %% [markdown] lang="en"
 # ## Do the signals vanish?
 #
 # He et al. checked that in their deep plain nets with batch normalization the forward
-# signals have non-zero variances and the backward gradients healthy norms. We run the same
-# check at initialization on the 32-block nets: one batch of 128 training images, in train mode.
+# signals have non-zero variances and the backward gradients healthy norms. We run a check of
+# the same kind on the 32-block nets, at initialization only (they looked during training): one
+# batch of 128 training images, in train mode.
 
 # %%
 train_set = digits()[0]
