@@ -254,7 +254,7 @@ def train_reversal(
     cfg = replace(cfg or TransformerConfig(), pre_ln=pre_ln)
     torch.manual_seed(seed)
     model = Encoder(cfg)
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98))
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), foreach=True)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: warmup_factor(s, warmup))
     data = torch.Generator().manual_seed(seed)
     test_x, test_y = reversal_batch(

@@ -98,7 +98,7 @@ def train_scheme(scheme: str, depth=64, lr=0.01, epochs=10, batch=128, seed=0) -
     run = Run(scheme, seed)
     with torch.no_grad():
         run.init_logit_rms = model(train.x).pow(2).mean().sqrt().item()
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, foreach=True)
     order = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
         for idx in torch.randperm(len(train.y), generator=order).split(batch):

@@ -219,7 +219,7 @@ def train_stack(cfg: BlockConfig, n_layers: int, seed: int, steps: int, lr: floa
     token accuracy on a held-out batch."""
     torch.manual_seed(seed)
     model = PreLNStack(cfg, n_layers, vocab=10, length=8)
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr, foreach=True)
     data = torch.Generator().manual_seed(seed)
     for _ in range(steps):
         tokens, targets = reversal_batch(64, 8, 10, data)
