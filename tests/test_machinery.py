@@ -278,6 +278,7 @@ class LateI18n:
         (lambda: private.check_i18n_order(LateI18n()), "i18n-order"),
         (lambda: private.jieba_is_plain(object()), "jieba-dict"),
         (lambda: private.jieba_dictionary(object()), "jieba-dict"),
+        (lambda: private.search_entries(type("Index", (), {"entries": {}})()), "search-entries"),
     ],
 )
 def test_a_missing_internal_fails_the_build_naming_its_entry(call, key):

@@ -5,7 +5,8 @@ default language, then i18n's ``on_post_build`` runs them all again for each oth
 What a pass knows lives in one :class:`LanguagePass`, made by ``on_pre_build`` and dropped by
 ``on_post_build`` (or ``on_build_error``).
 
-- ``on_config``: start jieba, the search index's Chinese segmenter, from the cache.
+- ``on_config``: start jieba, the search index's Chinese segmenter, from the cache; keep an
+  unchanged page's search entries from the last build (``search_cache.py``).
 - ``on_pre_build``: bring every example up to date and start a pass (stage 1 of
   ``stages.py``).
 - ``on_files``: add what the build generates for the pass's language (``generated.py``); read
@@ -59,6 +60,7 @@ from resdoc.sitegen import (
     private,
     redirects,
     search,
+    search_cache,
     segmenter,
     stages,
 )
@@ -116,6 +118,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if i18n is not None:
         private.check_i18n_order(i18n)
     segmenter.start(jieba.dt, _cache(config))
+    search_cache.install(_cache(config))
     return config
 
 

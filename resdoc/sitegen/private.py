@@ -13,6 +13,7 @@ Markup patches (regular expressions over Material's and nbconvert's HTML) are in
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 from mkdocs.exceptions import PluginError
@@ -98,6 +99,15 @@ PRIVATE = {
         "jieba loads its 500,000-word prefix dictionary from a marshal file in about a second; "
         "the build hands it a pickle of the same dictionary, four times faster",
         "jieba loading its dictionary faster itself (or a search that does not need it)",
+    ),
+    "search-entries": Reliance(
+        "Material's SearchIndex.add_entry_from_context(page), which appends the page's entries "
+        "to the list SearchIndex.entries",
+        "mkdocs-material==9.8.2",
+        "Material parses every page's HTML for its search entries on every build, about half "
+        "of a warm build of these pages; an unchanged page's entries are kept instead "
+        "(search_cache.py)",
+        "Material caching a page's entries itself, or indexing the built site once",
     ),
 }
 
@@ -238,3 +248,26 @@ def index_fetched_by_xhr(bundle: str) -> None:
         raise PrivateAPIChanged("search-xhr", "the bundle does not name search/search_index.json")
     if bundle.count("new XMLHttpRequest") != 1 or "fetch(" in bundle:
         raise PrivateAPIChanged("search-xhr", "the bundle's requests are not one XMLHttpRequest")
+
+
+def replace_search_indexing(make) -> None:
+    """PRIVATE["search-entries"]: Material's ``SearchIndex.add_entry_from_context`` replaced by
+    ``make(original)``, once (a second call, as in each build of ``mkdocs serve``, keeps it)."""
+    from material.plugins.search.plugin import SearchIndex
+
+    original = SearchIndex.__dict__.get("add_entry_from_context")
+    if getattr(original, "replaced_by_resdoc", False):
+        return
+    if original is None or list(inspect.signature(original).parameters) != ["self", "page"]:
+        raise PrivateAPIChanged("search-entries", "no add_entry_from_context(self, page)")
+    replacement = make(original)
+    replacement.replaced_by_resdoc = True
+    SearchIndex.add_entry_from_context = replacement
+
+
+def search_entries(index) -> list:
+    """PRIVATE["search-entries"]: the list of entries a SearchIndex has so far."""
+    entries = getattr(index, "entries", None)
+    if not isinstance(entries, list):
+        raise PrivateAPIChanged("search-entries", "SearchIndex.entries is not a list")
+    return entries
