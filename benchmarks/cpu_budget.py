@@ -71,7 +71,8 @@ def main(arguments: list[str]) -> None:
     def sample() -> None:
         while not done.is_set():
             for pid, (cpu, parent, command) in snapshot().items():
-                # a pid reused by a new process starts again from its own, smaller, time
+                # a pid reused by another process keeps the first one's record: the newcomer's
+                # time is lost, as is the last second of every process's
                 old = processes.get(pid)
                 if old is None or old[2] == command:
                     processes[pid] = (cpu, parent, command)

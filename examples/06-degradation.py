@@ -72,10 +72,9 @@ n_images = sum(len(split.y) for split in digits())
 publish.setting("n_images", n_images, "{:,d}")
 publish.setting("train_percent", 100 * len(digits()[0].y) / n_images, "{:.0f}%")
 publish.setting("momentum", PAPER_RECIPE.momentum, "{:g}")
+steps_per_epoch = -(-len(digits()[0].y) // PAPER_RECIPE.batch_size)  # the last batch is smaller
 publish.setting("epochs", PAPER_RECIPE.epochs, "{:d}")
-publish.setting(
-    "steps", PAPER_RECIPE.epochs * -(-len(digits()[0].y) // PAPER_RECIPE.batch_size), "{:d}"
-)
+publish.setting("steps", PAPER_RECIPE.epochs * steps_per_epoch, "{:d}")
 publish.setting("lr", PAPER_RECIPE.lr, "{:g}")
 publish.setting("weight_decay", PAPER_RECIPE.weight_decay, "{:g}")
 publish.setting("batch_size", PAPER_RECIPE.batch_size, "{:d}")
@@ -226,7 +225,6 @@ for name, recipe in recipes.items():
     publish.spread(f"{name}_loss", losses, seeds=RETRAIN_SEEDS, fmt="{:.2f}")
     print(f"{name:6s}", " ".join(f"{e:.1f}%" for e in errors))
 
-steps_per_epoch = -(-len(digits()[0].y) // PAPER_RECIPE.batch_size)  # the last batch is smaller
 publish.setting("retrain_seeds", len(RETRAIN_SEEDS), "{:d}")
 publish.setting("long_factor", LONGER, "{:d}")
 publish.setting("long_epochs", recipes["long"].epochs, "{:d}")

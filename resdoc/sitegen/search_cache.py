@@ -20,7 +20,7 @@ from pathlib import Path
 from resdoc.sitegen import private
 from resdoc.sitegen.examples import installed_versions
 
-_folder: Path | None = None  # where the entries are kept; None: index every page (no cache)
+_folder = Path()  # where the entries are kept: set by install, before indexing is replaced
 
 
 def install(cache: Path) -> None:
@@ -34,8 +34,6 @@ def install(cache: Path) -> None:
 def _cached(index_page):
     def add_entry_from_context(self, page):
         entries = private.search_entries(self)
-        if _folder is None:
-            return index_page(self, page)
         key = page_key(page, self.config)
         file = _folder / f"{hashlib.sha256(page.url.encode()).hexdigest()[:24]}.json"
         kept = json.loads(file.read_text("utf-8")) if file.is_file() else None
@@ -57,24 +55,23 @@ def _toc(items) -> list:
 def page_key(page, index_config: dict) -> str:
     """A digest of everything Material's entries for ``page`` are made from."""
     config = json.dumps(index_config, sort_keys=True, default=str)
-    dictionaries = [index_config.get("jieba_dict"), index_config.get("jieba_dict_user")]
-    stamps = tuple(
-        Path(d).stat().st_mtime_ns if d and Path(d).is_file() else None for d in dictionaries
+    dictionaries = tuple(
+        (path, Path(path).stat().st_mtime_ns)
+        for path in (index_config.get("jieba_dict"), index_config.get("jieba_dict_user"))
+        if path and Path(path).is_file()
     )
     meta = {key: page.meta.get(key) for key in ("search", "tags", "title")}
-    made_of = [_salt(config, stamps), page.url, str(page.title), page.content, _toc(page.toc)]
+    made_of = [_salt(config, dictionaries), page.url, str(page.title), page.content, _toc(page.toc)]
     made_of.append(json.dumps(meta, sort_keys=True, default=str))
     return hashlib.sha256(json.dumps(made_of).encode()).hexdigest()
 
 
 @functools.cache
-def _salt(config: str, stamps: tuple) -> str:
-    """Material's and jieba's versions, the index's configuration and jieba's dictionaries
-    (``stamps``, their modification times, make an edited dictionary count)."""
+def _salt(config: str, dictionaries: tuple[tuple[str, int], ...]) -> str:
+    """Material's and jieba's versions, the index's configuration and jieba's dictionaries,
+    each given with its modification time (so an edited dictionary is read again)."""
     digest = hashlib.sha256(config.encode())
     digest.update(json.dumps(installed_versions(("mkdocs-material", "jieba"))).encode())
-    settings = json.loads(config)
-    for path in (settings.get("jieba_dict"), settings.get("jieba_dict_user")):
-        if path and Path(path).is_file():
-            digest.update(Path(path).read_bytes())
+    for path, _ in dictionaries:
+        digest.update(Path(path).read_bytes())
     return digest.hexdigest()
