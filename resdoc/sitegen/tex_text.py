@@ -145,7 +145,7 @@ _DOLLARS = re.compile(r"(?<![\\$\w])\$(?P<tex>[^$\s][^$]*?)\$")
 
 
 def plain(text: str) -> str:
-    """Text with each ``$…$`` formula in it read in plain characters: for places that show
+    r"""Text with each ``$…$`` formula in it read in plain characters: for places that show
     text without typesetting it (a tooltip, a code listing's docstring).
 
     >>> plain("GPT-2 的初始化：输出投影乘以 $1/\\sqrt{N}$")
