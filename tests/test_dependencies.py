@@ -136,6 +136,8 @@ SITE_BUILDERS = {"build", "tiny_site", "copy_project", "BackgroundBuild"}
 NOT_UPSTREAM = {
     "test_cache": "runs the example cache on a copy of the project (no site is built): what "
     "it checks, what runs again and why, is resdoc's own",
+    "test_forkserver": "copies the project to run examples (no site is built): what it checks, "
+    "that a forked example writes what a process of its own writes, is resdoc's own",
 }
 
 

@@ -10,7 +10,8 @@ An example's cache key is the hash of
 Edit a function in ``resdoc`` and exactly the examples that imported its module run again;
 the build log says which input changed. Examples run side by side, one per core (or
 ``RESDOC_WORKERS``), each on one thread, longest first: by their last run time, or before a
-first run by their time limit. Each has a time limit of CPU time (600 s, or
+first run by their time limit. Each is a process of its own; a worker with more than one to
+run forks those that import torch from a server that has imported it (``forkserver.py``). Each has a time limit of CPU time (600 s, or
 ``# resdoc: time-limit = N`` in the script), so a runaway example fails the build naming the
 line it was running instead of hanging it, however loaded the machine; one that waits
 without computing is stopped after three times its limit of wall-clock time.
@@ -29,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -38,6 +40,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from packaging.requirements import Requirement
+
+from resdoc.sitegen.forkserver import ForkServer, imports_torch
 
 MANIFEST = "manifest.json"
 RUN_LOG = "runs.log"  # one line per execution: what the tests and benchmarks count
@@ -154,6 +158,9 @@ class ExampleRunner:
         self.workers = workers or default_workers()
         self.report = report or (lambda message: None)  # progress, one line per event
         self.env = environment(root)
+        self._servers = threading.local()  # each worker's fork server, if it has one
+        self._started: list[ForkServer] = []
+        self._serve = False  # whether workers start fork servers (run_all decides)
 
     def discover(self) -> list[Example]:
         scripts = sorted((self.root / "examples").glob("*.py"))
@@ -205,28 +212,14 @@ class ExampleRunner:
         limit = time_limit(self.root / example.script)
         env["RESDOC_TIME_LIMIT"] = str(limit)  # the example stops itself (resdoc.sitegen.cellrun)
         started = time.perf_counter()
-        try:
-            proc = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "resdoc.sitegen.cellrun",
-                    example.script.as_posix(),
-                    str(scratch),
-                ],
-                cwd=self.root,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=HANG_FACTOR * limit,
-            )
-        except subprocess.TimeoutExpired:
+        proc = self._launch([example.script.as_posix(), str(scratch)], env, HANG_FACTOR * limit)
+        if proc is None:
             shutil.rmtree(scratch, ignore_errors=True)
             raise ExampleError(
                 f"Example failed: {example.script} ran for {HANG_FACTOR * limit} s of wall-clock "
                 f"time, {HANG_FACTOR} times its time limit of {limit} s of CPU time, and was "
                 "stopped: it is waiting for something instead of computing"
-            ) from None
+            )
         seconds = time.perf_counter() - started
         if proc.returncode != 0:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -244,6 +237,34 @@ class ExampleRunner:
         with open(self.cache_dir / RUN_LOG, "a", encoding="utf-8") as log:
             log.write(f"{example.name}\t{seconds:.3f}\n")
         return seconds
+
+    def _launch(self, args: list[str], env: dict, timeout: float):
+        """The cell runner with ``args`` in a process of its own: forked from this worker's
+        fork server if it has one that accepts ``env``, else started afresh. Its completed
+        process, or None if it was still running after ``timeout`` s (it is killed)."""
+        server = getattr(self._servers, "server", None)
+        if server is None and self._serve:
+            server = self._servers.server = ForkServer(env, self.root)
+            self._started.append(server)
+        forked = imports_torch(self.root / args[0], self.root)
+        if server is None or not forked or not server.accepts(env):
+            command = [sys.executable, "-m", "resdoc.sitegen.cellrun", *args]
+            try:
+                return subprocess.run(
+                    command, cwd=self.root, env=env, capture_output=True, text=True, timeout=timeout
+                )
+            except subprocess.TimeoutExpired:
+                return None
+        out, err = (Path(f"{args[1]}.{name}") for name in ("stdout", "stderr"))
+        try:
+            code = server.run(args, env, self.root, out, err, timeout)
+            if code is None:
+                return None
+            printed = (path.read_text(errors="replace") for path in (out, err))
+            return subprocess.CompletedProcess(args, code, *printed)
+        finally:
+            out.unlink(missing_ok=True)
+            err.unlink(missing_ok=True)
 
     def run_all(self) -> tuple[list[Example], list[Example]]:
         """Bring every example up to date; return (all examples, those that were executed)."""
@@ -265,18 +286,25 @@ class ExampleRunner:
             self.report(f"{example.script}: runs because {', '.join(reasons[example.name])}")
         errors = []
         done = 0
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            futures = {pool.submit(self._execute, e): e for e in stale}
-            for future in as_completed(futures):
-                done += 1
-                example = futures[future]
-                try:
-                    seconds = future.result()
-                except ExampleError as error:
-                    self.report(f"[{done}/{len(stale)}] {example.script} failed")
-                    errors.append(str(error))
-                else:
-                    self.report(f"[{done}/{len(stale)}] {example.script} {seconds:.1f} s")
+        # a fork server per worker (forkserver.py) costs one start-up of torch & co. and saves
+        # one per example after the first: worth it once a worker runs more than one
+        self._servers, self._serve = threading.local(), len(stale) > self.workers
+        try:
+            with ThreadPoolExecutor(max_workers=self.workers) as pool:
+                futures = {pool.submit(self._execute, e): e for e in stale}
+                for future in as_completed(futures):
+                    done += 1
+                    example = futures[future]
+                    try:
+                        seconds = future.result()
+                    except ExampleError as error:
+                        self.report(f"[{done}/{len(stale)}] {example.script} failed")
+                        errors.append(str(error))
+                    else:
+                        self.report(f"[{done}/{len(stale)}] {example.script} {seconds:.1f} s")
+        finally:
+            while self._started:
+                self._started.pop().close()
         if errors:
             raise ExampleError("\n\n".join(errors))
         return examples, stale
