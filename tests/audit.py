@@ -13,6 +13,7 @@ starts them the moment the site is built and goes on with other tests while they
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import sys
@@ -25,6 +26,7 @@ from tests.sites import ROOT, Background
 AXE_CORE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
+@functools.cache
 def page_urls() -> list[str]:
     """The site's pages in zh (root) and en (/en/), from the sources."""
     paths = []
@@ -174,9 +176,40 @@ AXE_ON_DESKTOP = tuple(
 
 
 def axe_on_phone(url: str) -> bool:
-    """Whether axe-core checks ``url`` at a phone's width: every page but the example pages
-    other than AXE_EXAMPLES."""
+    """Whether axe-core checks ``url`` at a phone's width, if the audit looks at it fully
+    (``fully``): every page but the example pages other than AXE_EXAMPLES."""
     return "examples/" not in url or url in AXE_EXAMPLES
+
+
+# A page and its twin in the other language are the same markup around text in two languages.
+# The audit looks at both as a reader gets them (errors, requests, formulas typeset, images and
+# their alt text, the language switch, Chinese glyphs) and on a phone's screen (formulas and
+# figures in the column, nothing scrolling sideways); the desktop's width, the dark palette and
+# axe-core at one of the two, alternating between the languages from one pair to the next,
+# and at both for AXE_ON_DESKTOP's pages. So each language has about half the pages looked at
+# fully, and each page's text is looked at fully in one language.
+def fully(url: str) -> bool:
+    """Whether the audit looks at ``url`` at both widths, in the dark and with axe-core."""
+    if url in AXE_ON_DESKTOP:
+        return True
+    pairs = sorted(dict.fromkeys(u.removeprefix("en/") for u in page_urls()))
+    return pairs.index(url.removeprefix("en/")) % 2 == url.startswith("en/")
+
+
+def screens(url: str) -> tuple[str, ...]:
+    """The screens the audit lays ``url`` out for (its formulas and figures are checked at each)."""
+    return tuple(SCREENS) if fully(url) else ("phone",)
+
+
+def figure_views(url: str) -> tuple[str, ...]:
+    """The screens and palettes the audit checks ``url``'s figures in."""
+    return (*(f"{screen}-light" for screen in screens(url)), *(("phone-dark",) * fully(url)))
+
+
+def axe_screens(url: str) -> set[str]:
+    """The screens axe-core checks ``url`` at."""
+    phone = {"phone"} if fully(url) and axe_on_phone(url) else set()
+    return phone | ({"desktop"} if url in AXE_ON_DESKTOP else set())
 
 
 # Queries a reader types, per language's home page; tests/test_search.py says what each must find.
@@ -394,24 +427,28 @@ class Reader:
         self.server = server
 
     def visit(self, url: str) -> Visit:
-        """One page: what the reader gets, then axe-core, the formulas and the figures at each
-        screen's width, the Tab walk and print on WALKED pages, the figures in the dark."""
+        """One page: what the reader gets, then at each of its ``screens`` (the desktop's, then
+        the phone's) axe-core, the formulas and the figures; if the audit looks at it
+        ``fully``, the Tab walk and print on WALKED pages and the figures in the dark."""
         page, visit = self.page, Visit()
         try:
             page.goto("about:blank")  # what the last page still did is reported with it
             self.watch.errors, self.watch.outside = visit.errors, visit.outside
-            page.set_viewport_size(DESKTOP["viewport"])
+            laid_out = screens(url)
+            page.set_viewport_size(SCREENS[laid_out[0]])
             page.goto(self.server + url, wait_until="networkidle")
             page.add_style_tag(content=RENDER_ALL)
             page.evaluate(LOAD_LAZY_IMAGES)
             visit.reader = page.evaluate(READER)
-            for screen, viewport in SCREENS.items():
-                page.set_viewport_size(viewport)  # the same load, laid out for a phone's width
-                if url in AXE_ON_DESKTOP or (screen == "phone" and axe_on_phone(url)):
+            for screen in laid_out:
+                page.set_viewport_size(SCREENS[screen])  # the same load, laid out again
+                if screen in axe_screens(url):
                     visit.axe[screen] = page.evaluate(AXE)
                 visit.formulas[screen] = page.evaluate(FORMULAS)
                 shown = {"narrow": screen == "phone", "dark": False}
                 visit.figures[f"{screen}-light"] = page.evaluate(FIGURES, shown)
+            if not fully(url):
+                return visit
             if url in WALKED:
                 self.walk_and_print(visit)
                 page.set_viewport_size(

@@ -12,8 +12,9 @@ from tests.sites import copy_project
 
 LIGHT = ("resdoc.sitegen.cellrun",)  # what these tests' examples need preloaded
 
-TRAINS = '''"""Trains a little."""
+TRAINS = '''"""Trains a little and draws."""
 # %%
+import matplotlib.pyplot as plt
 import torch
 
 from resdoc import publish
@@ -26,24 +27,16 @@ loss = net(x).square().mean()
 loss.backward()
 print("gradient", net.inp.weight.grad.norm().item())
 publish.number("loss", loss.item(), "{:.6f}")
-'''
-
-DRAWS = '''"""Draws a figure."""
-# %%
-import matplotlib.pyplot as plt
-import numpy as np
-
-from resdoc import publish
 
 
 def draw(tr):
     fig, ax = plt.subplots(figsize=(3, 2))
-    ax.plot(np.arange(4) ** 2)
-    ax.set_title(tr("平方", "squares"))
+    ax.plot(net.inp.weight.grad.norm(dim=1).numpy())
+    ax.set_title(tr("梯度", "gradient"))
     return fig
 
 
-publish.figure("squares", draw, alt=("平方", "squares"))
+publish.figure("gradient", draw, alt=("梯度", "gradient"))
 '''
 
 FAILS = '''"""Fails on its fifth line."""
@@ -92,13 +85,13 @@ def outputs(cache):
 def test_examples_forked_from_the_server_write_what_processes_of_their_own_write(
     tmp_path, monkeypatch
 ):
-    examples = {"trains": TRAINS, "draws": DRAWS, "greets": USES_PUBLISH_ONLY}
+    examples = {"trains": TRAINS, "greets": USES_PUBLISH_ONLY}
     root = project_with(tmp_path / "project", examples)
     forked = []
     run = ForkServer.run
     monkeypatch.setattr(ForkServer, "run", lambda self, *a: forked.append(a) or run(self, *a))
-    # one worker for three examples: it has a fork server (the real preload), which runs the
-    # one that imports torch; the others, which would carry its torch, run on their own
+    # one worker for two examples: it has a fork server (the real preload), which runs the one
+    # that imports torch; the other, which would carry the server's torch, runs on its own
     ExampleRunner(root, tmp_path / "forked", workers=1).run_all()
     assert [args[0] for args, *_ in forked] == ["examples/trains.py"]
     # as many workers as examples: no server, each a process of its own

@@ -2,10 +2,12 @@
 
 No console error or failed request, nothing requested from outside the site, every formula
 typeset by KaTeX, every image loaded with alt text, a language switcher that leads to the
-same page in the other language, no serious accessibility violation (axe-core) on a phone
-screen (of the example pages, on one per language) and a desktop's (on one page of each kind),
-figures that fit a phone's column in its palette with legible text, display formulas never
-cut without showing it, and a search that finds Chinese words from the middle of a sentence.
+same page in the other language, Chinese drawn with glyphs; on a phone's screen, figures that
+fit the column with legible text and display formulas never cut without showing it. Of each
+pair of twins one page, alternating between the languages (tests/audit.py's ``fully``), is
+also checked on a desktop's screen, in the dark palette and by axe-core (of the example pages,
+axe-core checks one per language). And a search that finds Chinese words from the middle of a
+sentence.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 
 import pytest
 
-from tests.audit import PHONE, Visit, page_urls, twin
+from tests.audit import PHONE, Visit, axe_screens, figure_views, page_urls, screens, twin
 from tests.browser import PageWatch
 from tests.sites import figure_records, variant_of
 
@@ -83,29 +85,26 @@ def test_figures_have_alt_text_in_their_own_language(visit):
 
 
 def test_no_serious_accessibility_violation(visit):
-    """axe-core on every page with a phone's screen (the same load, the window resized, so
-    layout, contrast and overlaps follow the phone's width), but of the example pages on one
-    per language (tests/audit.py's AXE_EXAMPLES), and with a desktop's on one page of each
-    kind (AXE_ON_DESKTOP)."""
-    from tests.audit import AXE_ON_DESKTOP, axe_on_phone
-
+    """axe-core with a phone's screen (the same load, the window resized, so layout, contrast
+    and overlaps follow the phone's width) on each page of a pair of twins the audit looks at
+    fully (tests/audit.py's ``fully``), but of the example pages on one per language
+    (AXE_EXAMPLES); with a desktop's on one page of each kind (AXE_ON_DESKTOP)."""
     url, found = visit
-    screens = ({"phone"} if axe_on_phone(url) else set()) | (
-        {"desktop"} if url in AXE_ON_DESKTOP else set()
-    )
-    assert set(found.axe) == screens, f"{url}: axe-core ran on {sorted(found.axe)}"
+    assert set(found.axe) == axe_screens(url), f"{url}: axe-core ran on {sorted(found.axe)}"
     for screen, violations in found.axe.items():
         assert violations == [], f"{url or 'home'} ({screen}): {violations}"
 
 
-@pytest.mark.parametrize("screen", ["desktop", "phone"])
-def test_no_display_formula_is_cut_without_showing_it(visit, screen):
-    """Every display formula at 1280 and 390 px (tests/audit.py): its box inside the text
-    column, and a formula wider than its box scrolls there with a shadow at the cut edge, in a
-    box the keyboard reaches and a screen reader names; a numbered formula's number stands
-    clear of it (KaTeX pins the number to the box's right edge). On the desktop every formula
-    fits: a wide one is broken into lines (aligned), as a reader of a book expects."""
-    url, found = visit
+@pytest.mark.parametrize(("url", "screen"), [(u, s) for u in page_urls() for s in screens(u)])
+def test_no_display_formula_is_cut_without_showing_it(visits, url, screen):
+    """Every display formula at 390 px, and at 1280 px on a page the audit looks at fully
+    (tests/audit.py's ``screens``): its box inside the text column, and a formula wider than
+    its box scrolls there with a shadow at the cut edge, in a box the keyboard reaches and a
+    screen reader names; a numbered formula's number stands clear of it (KaTeX pins the number
+    to the box's right edge). On the desktop every formula fits: a wide one is broken into
+    lines (aligned), as a reader of a book expects."""
+    found = visits[url]
+    assert not found.failed, f"{url}: {found.failed}"
     for formula in found.formulas[screen]:
         where = f"{url} ({screen}) {formula['tex']!r}, {formula['width']} px in {formula['shown']}"
         assert formula["in_column"], f"{where}: its box leaves the column"
@@ -153,15 +152,19 @@ def test_search_index_of_the_pages_language_only_once_search_is_opened(
     assert request.value.url == f"{server}{index}search_index.json"
 
 
-@pytest.mark.parametrize("shown", ["desktop-light", "phone-light", "phone-dark"])
+@pytest.mark.parametrize(("url", "shown"), [(u, v) for u in page_urls() for v in figure_views(u)])
 def test_figures_fit_their_column_in_the_screens_variant_with_text_of_at_least_9_px(
-    visit, site, shown
+    visits, site, url, shown
 ):
-    """What the audit saw of each figure (tests/audit.py): inside the text column, nothing
-    around it scrolling, the page not scrolling sideways; the variant of the screen's width and
-    the palette's scheme (Material's dark one under prefers-color-scheme: dark); and, at the
-    width it is shown, its smallest text (recorded when it was drawn) at least 9 CSS px."""
-    url, found = visit
+    """What the audit saw of each figure (tests/audit.py's ``figure_views``: on a phone in the
+    light palette, and on a page it looks at fully on a desktop and in the dark too): inside
+    the text column, nothing around it scrolling, the page not scrolling sideways; the variant
+    of the screen's width and the palette's scheme (Material's dark one under
+    prefers-color-scheme: dark); and, at the width it is shown, its smallest text (recorded
+    when it was drawn) at least 9 CSS px."""
+    found = visits[url]
+    assert not found.failed, f"{url}: {found.failed}"
+    assert set(found.figures) == set(figure_views(url)), f"{url}: seen {sorted(found.figures)}"
     seen = found.figures[shown]
     assert not seen["page_scrolls"], f"{url} ({shown}): the page scrolls sideways"
     assert len(seen["shown"]) * 2 == seen["pictures"], f"{url} ({shown}): one picture per figure"
