@@ -412,10 +412,11 @@ publish.figure(
     "branch-scaling",
     lambda tr: branch_scaling_figure(DEPTHS, scale_growth, scale_predicted, step, tr),
     alt=(
-        f"两幅图（{len(SCALE_SEEDS)} 个种子的中位数与范围）：(a) 初始化时残差流的增长，{grows[0]}；{bounded[0]}；{flat[0]}。"
-        f"(b) 一步 SGD 让 x_L 移动的距离：{steady[0]}；{freezes[0]}。",
-        f"Two panels (median and range over {len(SCALE_SEEDS)} seeds): (a) the stream's growth at initialization. "
-        f"{grows[1]}; {bounded[1]}; {flat[1]}. (b) How far one SGD step moves x_L: {steady[1]}; {freezes[1]}.",
+        f"三幅图（{len(SCALE_SEEDS)} 个种子的中位数与范围）：(a) 不缩放时初始化的残差流增长，{grows[0]}；"
+        f"(b) 缩放分支时，{bounded[0]}；{flat[0]}。(c) 一步 SGD 让 x_L 移动的距离：{steady[0]}；{freezes[0]}。",
+        f"Three panels (median and range over {len(SCALE_SEEDS)} seeds): (a) the stream's growth at "
+        f"initialization, unscaled: {grows[1]}. (b) With scaled branches: {bounded[1]}; {flat[1]}. "
+        f"(c) How far one SGD step moves x_L: {steady[1]}; {freezes[1]}.",
     ),
 )
 publish.claim(

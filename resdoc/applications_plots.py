@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from resdoc.applications import Run
+from resdoc.numerals import typeset
 from resdoc.style import (
     ACCENT,
     GREY,
@@ -52,27 +53,33 @@ def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> p
         figsize=(tr.width, 3.8) if tr.narrow else (6.6, 4.4), layout="constrained"
     )
     steps = max(len(run.loss) for seeds in runs.values() for run in seeds)
+    sep = "\n" if tr.narrow else ""  # a phone's column holds a clause of a title or note a line
     for scheme, seeds in runs.items():
         colour, label = colours[scheme], scheme_label(tr, scheme)
         nans = [first_nan(run.loss) for run in seeds]
         if any(n is not None for n in nans) or max(max(run.loss) for run in seeds) > TOP:
             ax.plot(0, TOP * 0.8, "^", ms=8, color=colour, clip_on=False, label=label)
             first = [run.loss[0] for run in seeds]
+            low, high = (typeset(f"{loss:.0e}") for loss in (min(first), max(first)))
             hit = sorted(n for n in nans if n is not None)
             span = "" if not hit else f"{hit[0]}" if hit[0] == hit[-1] else f"{hit[0]}–{hit[-1]}"
-            nan_zh = f"，{len(hit)}/{len(seeds)} 个种子从第 {span} 步起为 NaN" if hit else ""
-            nan_en = f"; NaN from step {span} on in {len(hit)}/{len(seeds)} seeds" if hit else ""
+            nan_zh = f"，{sep}{len(hit)}/{len(seeds)} 个种子从第 {span} 步起为 NaN" if hit else ""
+            nan_en = (
+                f";{sep or ' '}NaN from step {span} on in {len(hit)}/{len(seeds)} seeds"
+                if hit
+                else ""
+            )
             ax.annotate(
                 tr(
-                    f"{label}：初始损失 {min(first):.0e}–{max(first):.0e}{nan_zh}（超出坐标）",
-                    f"{label}: initial loss {min(first):.0e}–{max(first):.0e}{nan_en} (off scale)",
+                    f"{label}：{sep}初始损失 {low}–{high}{nan_zh}（超出坐标）",
+                    f"{label}:{sep or ' '}initial loss {low}–{high}{nan_en} (off scale)",
                 ),
                 (0, TOP * 0.8),
                 xytext=(10, 0),
                 textcoords="offset points",
                 color=colour,
                 fontsize=8,
-                va="center",
+                va="top" if tr.narrow else "center",
             )
             continue
         losses = torch.tensor([run.loss for run in seeds])  # (seeds, steps)
@@ -86,12 +93,12 @@ def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> p
             lw=0,
         )
     ax.axhline(math.log(10), color=GREY, lw=0.8, ls=":")
-    ax.text(
+    ax.text(  # on a phone, under its line: the off-scale note above takes the column's width
         steps - 1,
-        math.log(10) * 1.15,
+        math.log(10) / 1.15 if tr.narrow else math.log(10) * 1.15,
         tr("猜测：ln 10", "guessing: ln 10"),
         ha="right",
-        va="bottom",
+        va="top" if tr.narrow else "bottom",
         color=GREY,
         fontsize=8,
     )
@@ -101,8 +108,9 @@ def training_figure(runs: dict[str, list[Run]], depth: int, tr: Translator) -> p
         xlabel=tr("训练步数", "training step"),
         ylabel=tr("训练损失（交叉熵）", "training loss (cross-entropy)"),
         title=tr(
-            f"{depth} 个无归一化的残差块，同一学习率；{n_seeds} 个种子的中位数与范围",
-            f"{depth} un-normalized blocks, one learning rate; median and range of {n_seeds} seeds",
+            f"{depth} 个无归一化的残差块，同一学习率；{sep}{n_seeds} 个种子的中位数与范围",
+            f"{depth} un-normalized blocks, one learning rate;{sep or ' '}median and range of "
+            f"{n_seeds} seeds",
         ),
     )
     ax.set_ylim(top=TOP)
@@ -150,16 +158,12 @@ def branch_scaling_figure(
     b.legend(loc="center right", fontsize=8)
     for scaling, runs in change.items():
         median_band(c, depths, runs, colours[scaling], "o-", ms=4, label=labels[scaling])
-    seeds = len(next(iter(change.values())))
     c.set(
         xscale="log",
         yscale="log",
         xlabel=tr("块数 L", "blocks L"),
         ylabel=r"$\mathrm{RMS}(\Delta x_L)\,/\,\mathrm{RMS}(x_0)$",
-        title=tr(
-            f"(c) 同一学习率的一步 SGD（{seeds} 个种子）",
-            f"(c) one SGD step, one rate ({seeds} seeds)",
-        ),
+        title=tr("(c) 同一学习率的一步 SGD", "(c) one SGD step, one rate"),  # seeds: the caption
     )
     c.set_xticks(depths, [str(d) for d in depths])
     c.legend(loc="lower left", fontsize=8)

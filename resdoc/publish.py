@@ -73,7 +73,7 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
     # matplotlib comes in here, with the first figure: the docs build's hooks import this
     # module for shown_text, and every build (each tiny one the tests make too) would pay
     # 0.3 s of start-up for it
-    from resdoc.style import VARIANTS, dark_from_light, render
+    from resdoc.style import VARIANTS, LayoutError, dark_from_light, render
 
     folder = output_dir() / "figures"
     folder.mkdir(exist_ok=True)
@@ -82,7 +82,10 @@ def figure(name: str, draw: Callable[[Translator], object], alt: tuple[str, str]
         drawn = {}  # per layout, drawn once, in the light scheme: the dark one is recoloured
         for variant in VARIANTS:
             if variant.layout not in drawn:
-                drawn[variant.layout] = render(draw, lang, variant.narrow, "light")
+                try:
+                    drawn[variant.layout] = render(draw, lang, variant.narrow, "light")
+                except LayoutError as error:
+                    raise LayoutError(f"figure {name!r}, {error}") from None
             rendered = drawn[variant.layout]
             svg = rendered.svg if variant.scheme == "light" else dark_from_light(rendered.svg)
             (folder / f"{name}{variant.suffix}.{lang}.svg").write_bytes(svg)

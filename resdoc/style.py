@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -323,17 +324,61 @@ def smallest_text(fig: plt.Figure) -> float:
     return min(sizes, default=float("inf"))
 
 
+class LayoutError(ValueError):
+    """A variant of a figure that a reader could not read whole: its layout engine gave up,
+    or text of it lies outside the figure (a cut title, a note running off the edge)."""
+
+
+def texts_outside(fig: plt.Figure, slack_px: float = 1.0) -> list[str]:
+    """What of ``fig``, once drawn, reaches past its edges: each text drawn outside it (an
+    axes' tick labels only where ticks are drawn, as the axes' own tight box counts them)."""
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+
+    def outside(extent) -> bool:
+        return (
+            extent.x0 < box.x0 - slack_px
+            or extent.x1 > box.x1 + slack_px
+            or extent.y0 < box.y0 - slack_px
+            or extent.y1 > box.y1 + slack_px
+        )
+
+    found = []
+    for artist in fig.get_default_bbox_extra_artists():  # axes, legends, the figure's texts
+        extent = artist.get_tightbbox(renderer)
+        if extent is None or not outside(extent):
+            continue
+        texts = [artist] if isinstance(artist, Text) else artist.findobj(Text)
+        drawn = [t for t in texts if t.get_visible() and t.get_text().strip()]
+        parts = [t.get_text() for t in drawn if outside(t.get_window_extent(renderer))]
+        if isinstance(artist, plt.Axes):  # tick labels beyond the view are kept, not drawn
+            ticks = {t.get_text() for t in artist.get_xticklabels() + artist.get_yticklabels()}
+            parts = [part for part in parts if part not in ticks] or ["its tick labels"]
+        found += parts or [type(artist).__name__]
+    return list(dict.fromkeys(found))  # a figure's legend or note is also its axes' child
+
+
 def render(draw: Callable[[Translator], plt.Figure], lang: str, narrow: bool, scheme: str):
     """Call ``draw`` for one variant and return it as deterministic SVG bytes, with the
-    figure's size and smallest text (for the pages' size attributes and the tests)."""
+    figure's size and smallest text (for the pages' size attributes and the tests). A variant
+    whose layout failed or whose text leaves the figure raises :class:`LayoutError`."""
     if scheme not in SCHEMES:
         raise ValueError(f"unknown colour scheme {scheme!r}; expected one of {SCHEMES}")
-    with plt.rc_context(rc_params(scheme, narrow)):
+    variant = f"the {'narrow' if narrow else 'wide'} {lang} variant"
+    with plt.rc_context(rc_params(scheme, narrow)), warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", UserWarning)
         fig = draw(Translator(lang, narrow))
         _letter_panels(fig)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
         width, height = (float(v) * 72 for v in fig.get_size_inches())
         smallest = smallest_text(fig)
+        outside = texts_outside(fig)
         plt.close(fig)
+    for warning in said:  # matplotlib warns, and draws the figure anyway, squeezed
+        if "layout not applied" in str(warning.message):
+            raise LayoutError(f"{variant}: {warning.message}")
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    if outside:
+        raise LayoutError(f"{variant}: text outside the figure: {outside}")
     return Rendered(buffer.getvalue(), width, height, smallest)

@@ -38,9 +38,10 @@ def _arrow(ax, start, end, colour=GREY, head=10):
     )
 
 
-def _draw_layer(ax, steps, title: str, tr: Translator) -> None:
+def _draw_layer(ax, steps, title: str, tr: Translator) -> float:
     """Draw ``steps`` bottom to top. A step is ``"split"`` (a shortcut leaves here), ``"+"``
-    (the latest shortcut comes back), or ``(label, colour)`` / ``(label, colour, side_input)``."""
+    (the latest shortcut comes back), or ``(label, colour)`` / ``(label, colour, side_input)``.
+    Returns the height the drawing takes, its "output" label included."""
     g = NARROW if tr.narrow else WIDE
     y, splits, labelled = 0.0, [], False
     ax.text(0, y - 0.1, "x", ha="center", va="top", fontsize=11)
@@ -94,8 +95,9 @@ def _draw_layer(ax, steps, title: str, tr: Translator) -> None:
     _arrow(ax, (0, y), (0, y + GAP), head=g.head)
     ax.text(0, y + GAP + 0.05, tr("输出", "output"), ha="center", va="bottom", fontsize=9)
     ax.set_title(title, fontsize=9 if tr.narrow else 10)
-    ax.set(xlim=g.xlim, ylim=(-0.45, 8.9), aspect="equal")
+    ax.set(xlim=g.xlim, aspect="equal")
     ax.axis("off")
+    return y + GAP + 0.6  # the label's height, about 0.5
 
 
 def block_figure(tr: Translator) -> plt.Figure:
@@ -117,26 +119,27 @@ def block_figure(tr: Translator) -> plt.Figure:
     ffn = (tr("前馈 FFN", "FFN") if short else tr("前馈网络 FFN", "feed-forward FFN"), PLAIN)
     ln = (tr("归一化 LN", "LN") if short else tr("层归一化 LN", "LayerNorm"), ACCENT)
     newline = "\n" if short else ""  # narrow: the layer's kind under its name
-    size = (tr.width, 3.0) if short else (tr.width, 5.3)
+    size = (tr.width, 3.6) if short else (tr.width, 5.3)
     fig, axes = plt.subplots(1, 3, figsize=size, layout="constrained")
-    _draw_layer(
-        axes[0],
-        ["split", mha, "+", ln, "split", ffn, "+", ln],
-        tr(f"编码器层{newline}（Post-LN）", f"encoder layer{newline} (Post-LN)"),
-        tr,
+    columns = (
+        (
+            ["split", mha, "+", ln, "split", ffn, "+", ln],
+            tr(f"编码器层{newline}（Post-LN）", f"encoder layer{newline} (Post-LN)"),
+        ),
+        (
+            ["split", masked, "+", ln, "split", cross, "+", ln, "split", ffn, "+", ln],
+            tr(f"解码器层{newline}（Post-LN）", f"decoder layer{newline} (Post-LN)"),
+        ),
+        (
+            ["split", ln, mha, "+", "split", ln, ffn, "+"],
+            tr(f"编码器层{newline}（Pre-LN）", f"encoder layer{newline} (Pre-LN)"),
+        ),
     )
-    _draw_layer(
-        axes[1],
-        ["split", masked, "+", ln, "split", cross, "+", ln, "split", ffn, "+", ln],
-        tr(f"解码器层{newline}（Post-LN）", f"decoder layer{newline} (Post-LN)"),
-        tr,
-    )
-    _draw_layer(
-        axes[2],
-        ["split", ln, mha, "+", "split", ln, ffn, "+"],
-        tr(f"编码器层{newline}（Pre-LN）", f"encoder layer{newline} (Pre-LN)"),
-        tr,
-    )
+    heights = [
+        _draw_layer(ax, steps, title, tr) for ax, (steps, title) in zip(axes, columns, strict=True)
+    ]
+    for ax in axes:  # one scale for the three: the tallest, the decoder's, fits under its title
+        ax.set_ylim(-0.45, max(heights))
     return fig
 
 
@@ -155,11 +158,12 @@ def shares_figure(shares: dict[str, np.ndarray], labels: list[str], tr: Translat
         ax.errorbar(x + offset, mid, yerr=err, fmt="none", ecolor=INK, capsize=2, lw=0.8)
     ax.axhline(0, color=GREY, lw=0.8)
     ax.set_xticks(x, labels, rotation=90 if tr.narrow else 0)  # narrow: nine labels in 4 in
+    sep = "\n" if tr.narrow else " "
     ax.set(
         ylabel=tr("占 ‖x_L‖² 的份额", "share of ‖x_L‖²"),
-        title=tr(
-            "最终残差流 = 嵌入 + 每个子层的写入",
-            "final stream = embedding + every sublayer's write",
+        title=tr(  # a phone's column holds half of it
+            f"最终残差流 = 嵌入{sep}+ 每个子层的写入",
+            f"final stream = embedding{sep}+ every sublayer's write",
         ),
     )
     n_seeds = len(next(iter(shares.values())))

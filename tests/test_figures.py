@@ -121,6 +121,29 @@ def test_a_rendered_variant_records_its_size_and_smallest_text():
     assert plt.get_fignums() == []
 
 
+def test_a_variant_a_reader_could_not_read_whole_fails_naming_it():
+    """A title wider than a phone's column (it ran off the figure), and a note that left its
+    axes no room (matplotlib gave up the layout and drew the axes a sliver): each fails."""
+
+    def long_title(tr):
+        fig, ax = plt.subplots(figsize=(tr.width, 2), layout="constrained")
+        ax.set_title(tr("短", "short") if not tr.narrow else "a title as long as " * 4)
+        return fig
+
+    assert style.render(long_title, "en", narrow=False, scheme="light").width_pt > 0
+    with pytest.raises(style.LayoutError, match="the narrow en variant: text outside the figure"):
+        style.render(long_title, "en", narrow=True, scheme="light")
+
+    def crowded(tr):  # as chapter 10's training figure did on a phone: a note as wide as 2 figures
+        fig, ax = plt.subplots(figsize=(tr.width, 2), layout="constrained")
+        ax.annotate("注" * 120, (0, 0.5), xytext=(10, 0), textcoords="offset points")
+        return fig
+
+    with pytest.raises(style.LayoutError, match="the wide zh variant: .*layout not applied"):
+        style.render(crowded, "zh", narrow=False, scheme="light")
+    assert plt.get_fignums() == []
+
+
 def _same_up_to_ids(svg: bytes) -> str:
     """``svg`` with its element ids renamed in order of appearance: matplotlib names a marker
     by a hash of its style, colour included, so the two schemes' ids differ."""
