@@ -33,7 +33,7 @@ from resdoc import publish
 
 
 def draw(tr):
-    fig, ax = plt.subplots(figsize=(3, 2))
+    fig, ax = plt.subplots(figsize=(3, 2), layout="constrained")
     ax.plot([0, 1], [0, ANSWER])
     ax.set_title(tr("答案", "answer"))
     return fig

@@ -30,7 +30,7 @@ publish.number("loss", loss.item(), "{:.6f}")
 
 
 def draw(tr):
-    fig, ax = plt.subplots(figsize=(3, 2))
+    fig, ax = plt.subplots(figsize=(3, 2), layout="constrained")
     ax.plot(net.inp.weight.grad.norm(dim=1).numpy())
     ax.set_title(tr("梯度", "gradient"))
     return fig
