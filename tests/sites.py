@@ -179,7 +179,14 @@ def executions(cache: Path) -> list[str]:
 
 @cache
 def parsed(page: Path) -> BeautifulSoup:
-    """A built page, parsed once per session however many tests read it."""
+    """A built page, parsed once per session however many tests read it (again if it was
+    written again). Read it, do not change it: the next test gets the same tree."""
+    stat = page.stat()
+    return _parsed(page.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _parsed(page: Path, mtime_ns: int, size: int) -> BeautifulSoup:
     return BeautifulSoup(page.read_text("utf-8"), "html.parser")
 
 

@@ -12,7 +12,9 @@ import zlib
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, CData, NavigableString, Tag
+
+from tests.sites import parsed
 
 pytestmark = pytest.mark.upstream  # its slow tests read the built site
 
@@ -86,7 +88,9 @@ def test_each_rule_finds_what_the_review_found_and_nothing_in_good_prose(rule, b
     assert not rule(good)
 
 
-NOT_PROSE = "pre, code, script, style, .katex, .katex-display, .arithmatex, svg, .jp-Cell"
+# What is not prose: code, scripts, figures' drawings, formulas, the example notebooks' cells
+NOT_PROSE_TAGS = {"pre", "code", "script", "style", "svg"}
+NOT_PROSE_CLASSES = {"katex", "katex-display", "arithmatex", "jp-Cell"}
 
 
 def _prose_pages(site: Path):
@@ -95,15 +99,29 @@ def _prose_pages(site: Path):
         relative = page.relative_to(site).as_posix()
         if "/examples/" in f"/{relative}" or relative.startswith(("assets/", "search/")):
             continue
-        soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
-        article = soup.select_one("article")
-        if article is None:
-            continue
-        for hidden in article.select(NOT_PROSE):
+        article = parsed(page).select_one("article")
+        if article is not None:
+            yield relative, article
+
+
+def _not_prose(tag: Tag) -> bool:
+    return tag.name in NOT_PROSE_TAGS or not NOT_PROSE_CLASSES.isdisjoint(tag.get("class", ()))
+
+
+def _prose_text(tag: Tag) -> str:
+    """The tag's text with each formula or code in it read as one word (``_word_for``)."""
+    parts = []
+    for child in tag.children:
+        if isinstance(child, NavigableString):
+            if type(child) in (NavigableString, CData):  # not a comment or a doctype
+                parts.append(str(child))
+        elif _not_prose(child):
             # the punctuation drawn inside a formula's last piece (math.py) is the sentence's
-            marks = "".join(mark.get_text() for mark in hidden.select(".rd-mark"))
-            hidden.replace_with(_word_for(hidden.get_text()) + marks)
-        yield relative, article
+            marks = "".join(mark.get_text() for mark in child.select(".rd-mark"))
+            parts.append(_word_for(child.get_text()) + marks)
+        else:
+            parts.append(_prose_text(child))
+    return "".join(parts)
 
 
 def _word_for(formula: str) -> str:
@@ -112,9 +130,14 @@ def _word_for(formula: str) -> str:
     return "".join(chr(ord("a") + int(d)) for d in str(zlib.crc32(formula.encode()) % 10**6))
 
 
-def _texts(article) -> list[str]:
+def _texts(article: Tag) -> list[str]:
     blocks = article.select("p, li, td, th, figcaption, dd, h1, h2, h3, h4")
-    return [" ".join(block.get_text().split()) for block in blocks]
+    return [" ".join(_prose_text(block).split()) for block in blocks if not _hidden(block)]
+
+
+def _hidden(tag: Tag) -> bool:
+    """A block inside code or a formula is not prose (its text is a word of the block around)."""
+    return any(_not_prose(parent) for parent in tag.parents if parent.name != "[document]")
 
 
 @pytest.fixture(scope="module")
