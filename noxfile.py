@@ -104,9 +104,10 @@ def docs(session: nox.Session) -> None:
 
 @nox.session(name="docs-live", python="3.11")
 def docs_live(session: nox.Session) -> None:
-    """Serve the site on http://127.0.0.1:8000 and rebuild on every edit."""
+    """Serve the site on http://127.0.0.1:8000; after an edit, build again the pages whose
+    inputs changed (resdoc/sitegen/live.py; benchmarks/live_preview.py times it)."""
     install(session, "docs")
-    session.run("mkdocs", "serve", "--livereload", *session.posargs, env=BUILD_ENV)
+    session.run("mkdocs", "serve", "--livereload", "--dirty", *session.posargs, env=BUILD_ENV)
 
 
 @nox.session(name="docs-properdocs", python="3.11")

@@ -9,7 +9,7 @@ from saving a chapter to seeing the edit in `mkdocs serve`.
   examples, no figures, no example pages, no KaTeX, no search split, no markup patches):
   what MkDocs, Material, i18n and the search plugin cost on these pages by themselves. It is
   not strict: without the hooks the figures and example pages it links to do not exist;
-- edit to visible: `mkdocs serve --livereload` (as `nox -s docs-live` runs it), warmed by
+- edit to visible: `mkdocs serve --livereload --dirty` (as `nox -s docs-live` runs it), warmed by
   one edit; then each edit appends a line with a new word to docs/chapters/01-shortcut.zh.md
   (--page) and the page is fetched every 50 ms until the word is on it. The page is restored.
 
@@ -101,7 +101,16 @@ def live_edits(edits: int) -> list[float]:
     port = free_port()
     original = CHAPTER.read_bytes()
     server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-a", f"127.0.0.1:{port}"],
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "serve",
+            "--livereload",
+            "--dirty",
+            "-a",
+            f"127.0.0.1:{port}",
+        ],
         cwd=ROOT,
         env=ENV,
         stdout=subprocess.DEVNULL,

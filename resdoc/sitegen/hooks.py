@@ -54,6 +54,7 @@ from resdoc.sitegen import (
     chapters,
     example_pages,
     generated,
+    live,
     markup,
     math,
     notebook_css,
@@ -63,6 +64,7 @@ from resdoc.sitegen import (
     search_cache,
     segmenter,
     stages,
+    warm,
 )
 from resdoc.sitegen.conventions import language_prefixes, languages
 from resdoc.sitegen.examples import installed_versions
@@ -104,12 +106,20 @@ def _start_pass(config: MkDocsConfig) -> LanguagePass:
 
 _pass: LanguagePass | None = None
 _not_found: dict[str, str] = {}  # language -> its 404 page, kept until the last pass ends
+_dirty = False  # mkdocs serve --dirty (nox -s docs-live): build again only what changed
 
 
 def current() -> LanguagePass:
     if _pass is None:
         raise PluginError("resdoc: a page event ran outside a language pass (no on_pre_build)")
     return _pass
+
+
+def on_startup(*, command: str, dirty: bool) -> None:
+    global _dirty
+    _dirty = dirty and command == "serve"  # MkDocs keeps this module for the whole session
+    if _dirty:
+        live.allow_dirty_builds()
 
 
 @event_priority(100)  # before the search plugin starts jieba
@@ -119,12 +129,14 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         private.check_i18n_order(i18n)
     segmenter.start(jieba.dt, _cache(config))
     search_cache.install(_cache(config))
+    if _dirty:
+        private.search_not_dirty(config)
     return config
 
 
 def on_pre_build(*, config: MkDocsConfig) -> None:
     global _pass
-    math.renderer(_root(config))  # node loads KaTeX while the examples are checked
+    math.renderer(_root(config), _cache(config))  # node loads KaTeX while the examples are checked
     _pass = _start_pass(config)
 
 
@@ -136,6 +148,7 @@ def on_env(env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> ji
     folder = current().cache / "templates" / versions
     folder.mkdir(parents=True, exist_ok=True)
     env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+    live.keep_titles(files, current().lang, _dirty)  # every page is read: the pages are next
     return env
 
 
@@ -158,6 +171,13 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     if i18n is not None:
         pages = [file for file in added if isinstance(file, generated.ExamplePage)]
         private.add_to_i18n_pages(i18n, state.lang, pages)
+    if _dirty:
+        languages = tuple(_prefixes(config))
+        docs = Path(config.docs_dir)
+        cited = state.bibliography.cited if state.bibliography else {}
+        live.rebuild_what_changed(
+            files, state.root, docs, state.cache, state.lang, languages, cited
+        )
     return files
 
 
@@ -182,25 +202,36 @@ def _render_example_page(page: Page, config: MkDocsConfig, files: Files) -> None
     number = chapters.number_of(page.file.src_uri)
     if number is not None:
         page.title = chapters.numbered_title(page.title, number)
-    html, css = markup.split_styles(rendered.html, where)
-    # only the rules this page uses, beside it (notebook_css.py)
-    write_if_changed(
-        notebook_css.prune(css, html, state.cache / "notebook-css"),
-        Path(page.file.abs_dest_path).parent / NOTEBOOK_CSS,
-    )
-    notebook = json.loads(Path(page.file.abs_src_path).read_text("utf-8"))
+    source = Path(page.file.abs_src_path).read_bytes()
+    notebook = json.loads(source)
     state.markdown_cells[where] = sum(c["cell_type"] == "markdown" for c in notebook["cells"])
-    page.content = example_pages.page_body(
-        html,
-        page.toc,
-        Path(page.file.src_uri).stem,
-        state.lang,
-        NOTEBOOK_CSS,
-        where,
-        notebook,
-        chapter=number,
-        repo_url=config.repo_url,
-    )
+    # the body and its CSS as the last build made them, if made of the same (warm.py)
+    kept_at = state.cache / "example-pages" / f"{state.lang}.{Path(where).stem}.json"
+    made_of = warm.key(
+        source, rendered.html, json.dumps(rendered.toc_tokens), state.lang, where,
+        str(number), config.repo_url or "",
+    )  # fmt: skip
+    kept = warm.recall(kept_at, made_of)
+    if kept is None:
+        html, css = markup.split_styles(rendered.html, where)
+        kept = {
+            # only the rules this page uses, beside it (notebook_css.py)
+            "css": notebook_css.prune(css, html, state.cache / "notebook-css"),
+            "body": example_pages.page_body(
+                html,
+                page.toc,
+                Path(page.file.src_uri).stem,
+                state.lang,
+                NOTEBOOK_CSS,
+                where,
+                notebook,
+                chapter=number,
+                repo_url=config.repo_url,
+            ),
+        }
+        warm.keep(kept_at, made_of, kept)
+    write_if_changed(kept["css"], Path(page.file.abs_dest_path).parent / NOTEBOOK_CSS)
+    page.content = kept["body"]
     # before the search plugin indexes it: weighed below chapters, code cells' UI unindexed
     code_cells = len(example_pages.code_sources(notebook))
     page.content = search.for_example_page(page.content, page.meta, where, code_cells)
@@ -290,8 +321,11 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     # i18n builds the other languages inside the default language's on_post_build (before
     # this hook, at -200): when the default pass gets here, every language is indexed
     if private.i18n_last_pass(config):
+        if _dirty:  # the index has the pages built this time: the others keep their entries
+            live.complete_search_index(Path(config.site_dir) / search.INDEX)
         search.split_index(Path(config.site_dir), _prefixes(config))
-        search.material_scripts(Path(config.site_dir))
+        search.material_scripts(Path(config.site_dir), _dirty)
+        math.renderer(_root(config)).keep()
         # every pass writes its 404 page to the site's root, the last one winning: one per
         # language instead (a server that serves only the root one serves the default language's)
         for lang, prefix in _prefixes(config).items():

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from resdoc.sitegen import markup
+from resdoc.sitegen import markup, warm
 from resdoc.sitegen.tex_text import readable
 from resdoc.sitegen.ui_text import FORMULA_LABEL
 
@@ -129,7 +129,7 @@ class KatexError(PluginError):
 class Katex:
     """One node process rendering TeX with the project's KaTeX."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, cache: Path | None = None):
         katex = root.resolve() / "node_modules" / "katex"
         node = shutil.which("node")
         if node is None or not (katex / "package.json").is_file():
@@ -145,7 +145,22 @@ class Katex:
             encoding="utf-8",
         )
         self._done: dict[tuple[str, bool], str] = {}
+        self._used: set[tuple[str, bool]] = set()
+        # the formulas of the last build, typeset (warm.py): KaTeX's version is in the key
+        self._kept_at = cache and cache / "katex.json"
+        self._made_of = warm.key((katex / "package.json").read_bytes())
+        if self._kept_at:
+            kept = warm.recall(self._kept_at, self._made_of) or []
+            self._done.update(((tex, display), named) for tex, display, named in kept)
+        self._kept = set(self._done)
         atexit.register(self.close)
+
+    def keep(self) -> None:
+        """Keep the formulas this build typeset for the next build, if they changed."""
+        if self._kept_at and self._used != self._kept:
+            done = [[tex, display, self._done[tex, display]] for tex, display in sorted(self._used)]
+            warm.keep(self._kept_at, self._made_of, done)
+            self._kept = set(self._used)
 
     def close(self) -> None:
         if self._process.poll() is None:
@@ -169,16 +184,18 @@ class Katex:
                         f"{where}: KaTeX rejects the {kind} formula `{tex}`: {reply['error']}"
                     )
                 self._done[tex, display] = _named(reply["html"], tex)
+        self._used.update(formulas)
         return [self._done[f] for f in formulas]
 
 
 _katex: dict[Path, Katex] = {}
 
 
-def renderer(root: Path) -> Katex:
-    """The build's KaTeX process, started on first use (node loads KaTeX in about 0.3 s)."""
+def renderer(root: Path, cache: Path | None = None) -> Katex:
+    """The build's KaTeX process, started on first use (node loads KaTeX in about 0.3 s),
+    keeping its formulas in ``cache`` (``Katex.keep``)."""
     if root not in _katex:
-        _katex[root] = Katex(root)
+        _katex[root] = Katex(root, cache)
     return _katex[root]
 
 

@@ -109,6 +109,15 @@ PRIVATE = {
         "(search_cache.py)",
         "Material caching a page's entries itself, or indexing the built site once",
     ),
+    "search-dirty": Reliance(
+        "Material's search plugin attributes is_dirty (set from --dirty in on_startup) and "
+        "search_index_prev",
+        "mkdocs-material==9.8.2",
+        "a dirty build merges the last index with this one's assuming one page was built, and "
+        "mkdocs-static-i18n stacks both languages on it: the preview's index grew fourfold a "
+        "rebuild; the preview's pages keep their entries instead (live.py)",
+        "Material merging a dirty build's index by page",
+    ),
 }
 
 
@@ -271,3 +280,17 @@ def search_entries(index) -> list:
     if not isinstance(entries, list):
         raise PrivateAPIChanged("search-entries", "SearchIndex.entries is not a list")
     return entries
+
+
+def search_not_dirty(config) -> None:
+    """PRIVATE["search-dirty"]: Material's search plugin indexes only the pages built, as in a
+    clean build, without merging an earlier build's index (live.py completes it)."""
+    plugin = config.plugins.get("material/search")
+    if (
+        plugin is None
+        or not hasattr(plugin, "is_dirty")
+        or not hasattr(plugin, "search_index_prev")
+    ):
+        raise PrivateAPIChanged("search-dirty", "no material/search plugin with is_dirty")
+    plugin.is_dirty = False
+    plugin.search_index_prev = None

@@ -121,15 +121,18 @@ def split_index(site_dir: Path, prefixes: dict[str, str]) -> None:
         )
 
 
-def material_scripts(site_dir: Path) -> None:
+def material_scripts(site_dir: Path, dirty: bool = False) -> None:
     """Material's scripts in the built site: the main bundle still fetches the index as
     ``ON_DEMAND`` expects; the search worker's query segmentation fixed
-    (``markup.SEARCH_WORKER_SEGMENT``)."""
+    (``markup.SEARCH_WORKER_SEGMENT``). A ``dirty`` build (the live preview) copies the
+    worker only when Material's changed: one it did not copy is fixed already."""
     private.index_fetched_by_xhr(_script(site_dir, "bundle").read_text("utf-8"))
     worker = _script(site_dir, "workers/search")
     where = worker.relative_to(site_dir).as_posix()
-    code = markup.SEARCH_WORKER_SEGMENT.apply(worker.read_text("utf-8"), 1, where)
-    worker.write_text(code, "utf-8")
+    code = worker.read_text("utf-8")
+    if dirty and not markup.SEARCH_WORKER_SEGMENT.pattern.search(code):
+        return
+    worker.write_text(markup.SEARCH_WORKER_SEGMENT.apply(code, 1, where), "utf-8")
 
 
 def _script(site_dir: Path, name: str) -> Path:
