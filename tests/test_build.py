@@ -119,6 +119,7 @@ def test_example_pages_fold_the_bookkeeping_and_print_in_their_language(project,
         folded = "".join(pre.get_text() for pre in code if pre.find_parent("details"))
         shown = "".join(pre.get_text() for pre in code if not pre.find_parent("details"))
         assert "publish.claim(" in folded and "publish.claim(" not in shown, name
+        assert "publish.setting(" not in shown, name  # settings are bookkeeping too
         printed = " ".join(p.get_text() for p in page.select(".jp-OutputArea pre"))
         chinese = re.search(r"[\u4e00-\u9fff]", printed)
         assert bool(chinese) == (lang_prefix == ""), (name, printed[:300])

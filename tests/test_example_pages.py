@@ -82,7 +82,7 @@ runs = train(seeds=SEEDS)
 for kind in KINDS:
     stats[kind] = publish.spread(kind, runs[kind], seeds=SEEDS)
     print(kind, runs[kind])
-publish.number("n_seeds", len(SEEDS), "{:d}")
+publish.setting("n_seeds", len(SEEDS), "{:d}")  # a setting: plain text on the page
 # one spread per kind, for the prose
 bent = {kind: publish.spread(f"bent_{kind}", runs[kind], seeds=SEEDS) for kind in KINDS}
 for kind in KINDS:
@@ -98,7 +98,7 @@ def test_statements_that_only_record_fold_together_and_the_lesson_stays():
         ("lesson", (0, 2)),  # a loop that prints is the lesson's ...
         ("bookkeeping", (2, 3)),  # ... what it records inside is not
         ("lesson", (3, 4)),
-        ("bookkeeping", (4, 11)),  # numbers, a commented dict of spreads, a loop, a claim
+        ("bookkeeping", (4, 11)),  # a setting, a commented dict of spreads, a loop, a claim
         ("lesson", (11, 12)),  # publish.figure draws what the page shows
     ]
     folded = parts[3]

@@ -1,8 +1,8 @@
 """Tell a code cell's lesson from what it hands to the site, so the page can fold the latter.
 
 An example's cells mix the lesson (compute, print, draw) with the site's bookkeeping:
-``publish.number``, ``spread``, ``text`` and ``claim`` record numbers and checked sentences
-for the chapter's prose. The example page folds each run of bookkeeping statements into a
+``publish.number``, ``setting``, ``spread``, ``text`` and ``claim`` record numbers and
+checked sentences for the chapter's prose. The example page folds each run of bookkeeping statements into a
 collapsed block where it stands (``example_pages.py``), so the code reads as the lesson and,
 unfolded, runs in the same order. Found from the code itself: examples are written as usual.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-RECORDS = frozenset({"number", "spread", "text", "claim"})  # publish's functions for the prose
+RECORDS = frozenset({"number", "setting", "spread", "text", "claim"})  # for the prose
 
 
 @dataclass(frozen=True)
