@@ -42,6 +42,7 @@ from pathlib import Path
 
 from resdoc.sitegen import markup, private
 from resdoc.sitegen.tex_text import formulas_as_text
+from resdoc.sitegen.ui_text import CHAPTER_LABEL
 
 INDEX = Path("search") / "search_index.json"
 SCRIPTS = Path("assets") / "javascripts"  # Material's
@@ -93,6 +94,24 @@ def for_example_page(page_html: str, meta: dict, where: str, code_cells: int) ->
     return markup.unsearched_cell_parts(page_html, where, code_cells)
 
 
+def chapter_title(title: str, lang: str) -> str:
+    """A chapter's title as a result shows it: its heading's "第 N 章" / "Chapter N" set off
+    from the title (the heading shows them on two lines; its text runs them together).
+
+    >>> chapter_title("Chapter 4 Layer normalization", "en")
+    'Chapter 4 · Layer normalization'
+    >>> chapter_title("第 4 章层归一化", "zh"), chapter_title("残差", "zh")
+    ('第 4 章 · 层归一化', '残差')
+    >>> chapter_title("第\u200b 4 \u200b章\u200b\u200b层归一化", "zh")
+    '第\u200b 4 \u200b章 · 层归一化'
+    """
+    gap = "[\\s\u200b]*"  # the index's Chinese words are cut apart by zero-width spaces
+    label = gap.join(
+        r"\d+" if part == "{n}" else re.escape(part) for part in CHAPTER_LABEL[lang].split()
+    )
+    return re.sub(rf"^({label}){gap}(?=\S)", r"\1 · ", title, count=1)
+
+
 def split_index(site_dir: Path, prefixes: dict[str, str]) -> None:
     """Split the merged index by language; ``prefixes`` maps a language to "" or "<lang>/"."""
     merged = private.search_index(json.loads((site_dir / INDEX).read_text("utf-8")))
@@ -106,7 +125,7 @@ def split_index(site_dir: Path, prefixes: dict[str, str]) -> None:
             {
                 **doc,
                 "location": doc["location"].removeprefix(prefix),
-                "title": readable(doc["title"], lang),
+                "title": chapter_title(readable(doc["title"], lang), lang),
                 "text": readable(doc["text"], lang),
             }
             for doc in merged["docs"]
