@@ -239,6 +239,12 @@ def test_the_internals_the_build_relies_on_are_there():
     config = type("Config", (), {"plugins": {"i18n": i18n}})()
     assert private.i18n_last_pass(config)
     private.check_i18n_order(i18n)
+    from material.plugins.search.plugin import SearchPlugin
+
+    search = SearchPlugin()
+    search.on_startup(command="serve", dirty=True)  # as a live preview starts it
+    private.search_not_dirty(type("Config", (), {"plugins": {"material/search": search}}))
+    assert search.is_dirty is False and search.search_index_prev is None
 
 
 def test_the_pages_i18n_makes_carry_the_attributes_generated_pages_are_given(tmp_path):
@@ -279,6 +285,10 @@ class LateI18n:
         (lambda: private.jieba_is_plain(object()), "jieba-dict"),
         (lambda: private.jieba_dictionary(object()), "jieba-dict"),
         (lambda: private.search_entries(type("Index", (), {"entries": {}})()), "search-entries"),
+        (
+            lambda: private.search_not_dirty(type("C", (), {"plugins": {"material/search": 1}})),
+            "search-dirty",
+        ),
     ],
 )
 def test_a_missing_internal_fails_the_build_naming_its_entry(call, key):
