@@ -119,7 +119,7 @@ class PageWatch:
             ),
         )
         page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.errors.append(f"failed request: {r.url}"))
+        page.on("requestfailed", self._failed)
         page.on(
             "response",
             lambda r: self.errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
@@ -130,3 +130,12 @@ class PageWatch:
                 None if r.url.startswith((base, "data:", "blob:")) else self.outside.append(r.url)
             ),
         )
+
+    def _failed(self, request) -> None:
+        # net::ERR_ABORTED: the page itself called the request off before it finished. The
+        # audit saw it for a hidden variant of one figure (the dark one, on a light page), on
+        # and off from run to run. What a screen shows is checked to have loaded (the audit's
+        # FIGURES); a missing file is an HTTP error and a server that fails is another net::
+        # error, both reported.
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"failed request ({request.failure}): {request.url}")
