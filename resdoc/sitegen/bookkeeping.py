@@ -2,9 +2,10 @@
 
 An example's cells mix the lesson (compute, print, draw) with the site's bookkeeping:
 ``publish.number``, ``setting``, ``spread``, ``text`` and ``claim`` record numbers and
-checked sentences for the chapter's prose. The example page folds each run of bookkeeping statements into a
-collapsed block where it stands (``example_pages.py``), so the code reads as the lesson and,
-unfolded, runs in the same order. Found from the code itself: examples are written as usual.
+checked sentences for the chapter's prose. The example page folds each run of bookkeeping
+statements into a collapsed block where it stands (``example_pages.py``), so the code reads
+as the lesson and, unfolded, runs in the same order. Found from the code itself: examples
+are written as usual.
 
 A statement is bookkeeping when all it does is record: such a call, a list, tuple, dict or
 comprehension of them, assigned or not, or a ``for`` loop of nothing else. A statement that

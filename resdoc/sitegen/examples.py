@@ -11,10 +11,11 @@ Edit a function in ``resdoc`` and exactly the examples that imported its module 
 the build log says which input changed. Examples run side by side, one per core (or
 ``RESDOC_WORKERS``), each on one thread, longest first: by their last run time, or before a
 first run by their time limit. Each is a process of its own; a worker with more than one to
-run forks those that import torch from a server that has imported it (``forkserver.py``). Each has a time limit of CPU time (600 s, or
-``# resdoc: time-limit = N`` in the script), so a runaway example fails the build naming the
-line it was running instead of hanging it, however loaded the machine; one that waits
-without computing is stopped after three times its limit of wall-clock time.
+run forks those that import torch from a server that has imported it (``forkserver.py``).
+Each has a time limit of CPU time (600 s, or ``# resdoc: time-limit = N`` in the script), so
+a runaway example fails the build naming the line it was running instead of hanging it,
+however loaded the machine; one that waits without computing is stopped after three times
+its limit of wall-clock time.
 A failing example leaves no output behind, so nothing stale can be shown in its place.
 """
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from mkdocs.structure.files import File, Files
 
+from resdoc.sitegen import warm
+
 _titles: dict[tuple[str, str], str] = {}  # (language, page) -> its title when last built
 _entries: dict[str, list[dict]] = {}  # page -> its search entries when last built
 _TITLE = re.compile(r"^# (.+)$", re.MULTILINE)
@@ -55,7 +57,7 @@ def _shared_inputs(root: Path, docs: Path, cache: Path) -> list[Path]:
     """What every page is made with, besides its own source."""
     paths = [root / "mkdocs.yml", root / "package-lock.json"]
     paths += [p for p in docs.rglob("*") if p.is_file() and p.suffix != ".md"]
-    paths += [p for p in (root / "resdoc" / "sitegen").rglob("*") if p.is_file()]
+    paths += warm.machinery_sources()
     paths += [p for p in (cache / "examples").glob("*/*") if p.is_file()]
     return paths
 

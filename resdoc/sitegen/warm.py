@@ -14,13 +14,17 @@ from pathlib import Path
 MACHINERY = Path(__file__).parent
 
 
+def machinery_sources() -> list[Path]:
+    """The machinery's sources: its Python modules and its node script (not their caches)."""
+    return sorted(path for path in MACHINERY.glob("*") if path.suffix in (".py", ".js"))
+
+
 @functools.cache
 def machinery() -> str:
-    """A digest of the machinery's sources: the Python modules and the node script."""
+    """A digest of :func:`machinery_sources`."""
     digest = hashlib.sha256()
-    for path in sorted(MACHINERY.glob("*")):
-        if path.suffix in (".py", ".js"):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in machinery_sources():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
